@@ -1,0 +1,31 @@
+"""Build the Cython search core ``kingsolve._core`` from ``ext/_core.pyx``.
+
+``pip install .`` is the whole build: Cython is a build requirement in
+pyproject.toml, and no generated C is checked in.  Set KINGSOLVE_DEBUG=1 to
+build with bounds checks and assertions on (a debug test run).
+"""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("KINGSOLVE_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+}
+
+extensions = [
+    Extension(
+        "kingsolve._core",
+        ["ext/_core.pyx"],
+        include_dirs=["ext"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["ext"]))
