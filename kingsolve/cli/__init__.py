@@ -1,0 +1,42 @@
+"""The ``kingsolve`` command: a thin Click layer.
+
+Commands parse and validate their options, call the library, and hand the
+result to :mod:`kingsolve.reporting`.  Library errors (``KingsolveError``)
+become one line on stderr and exit code 2; a verification that fails exits 1.
+"""
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from .common import KingsolveGroup
+
+# name -> "module:function" (each command lives in its own module)
+COMMANDS = {
+    "rules": "kingsolve.cli.rules:rules",
+    "solve": "kingsolve.cli.solve:solve",
+    "table": "kingsolve.cli.table:table",
+    "verify": "kingsolve.cli.verify:verify",
+    "bid": "kingsolve.cli.bid:bid",
+    "stats": "kingsolve.cli.stats:stats",
+    "score": "kingsolve.cli.score:score",
+}
+
+
+@click.group(cls=KingsolveGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kingsolve", prog_name="kingsolve")
+def main():
+    """Double-dummy solver and analysis toolkit for King (Кинг / Кінг).
+
+    Solve layouts of every contract, verify annotated textbook deals, estimate
+    bids for trump games, and check score sheets."""
+
+
+for _name, _target in COMMANDS.items():
+    _module, _func = _target.split(":")
+    try:
+        main.add_command(getattr(importlib.import_module(_module), _func), _name)
+    except ModuleNotFoundError as _err:  # a command whose module is not written yet
+        if _err.name != _module:
+            raise

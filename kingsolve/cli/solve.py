@@ -1,0 +1,82 @@
+import click
+
+from ..cards import parse_cards
+from ..errors import KingsolveError
+from ..layout import Layout, parse_seat, parse_side
+from ..reporting import solve as report
+from ..solver import DEFAULT_TT_LOG2, Solver, solve as solve_layout
+from .common import InputError, contract_options, output_options, variant_options
+
+
+def _layouts(layout, file):
+    """(where, text) for each layout to solve."""
+    if file is not None:
+        if layout:
+            raise InputError("give a LAYOUT or -f FILE, not both")
+        name = getattr(file, "name", "-")
+        text = file.read()
+        if str(name).endswith(".kdn"):
+            from ..kdn import parse_kdn
+            for rec in parse_kdn(text, source=name):
+                if rec.layout is None:
+                    raise InputError(f"{name}:{rec.line}: record has no [Layout]")
+                yield f"{name}:{rec.line}", str(rec.layout)
+            return
+        for k, line in enumerate(text.splitlines(), 1):
+            s = line.split("#", 1)[0].strip()
+            if s:
+                yield f"{name}:{k}", s
+    elif layout:
+        yield None, layout
+    else:
+        raise InputError("no layout: give LAYOUT or -f FILE")
+
+
+@click.command()
+@click.argument("layout", required=False)
+@click.option("-f", "--file", type=click.File("r", encoding="utf-8"), help="Layouts, one per line (or a .kdn file); - for stdin.")
+@variant_options
+@contract_options
+@click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
+@click.option("--player", "-p", default=None, metavar="SEAT", help="Solve for this seat only.")
+@click.option("--side", "-s", default=None, metavar="SEAT,SEAT", help="Solve for this coalition of seats.")
+@click.option("--trick", default=None, metavar="CARDS",
+              help="Cards already on the table in the current trick, from the leader on (mid-trick position).")
+@click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
+@click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
+@click.option("--tt-size", default=DEFAULT_TT_LOG2, show_default=True, type=click.IntRange(10, 28),
+              help="Transposition table size, log2 of entries.")
+@output_options
+def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
+    """Double-dummy values of a layout under a contract.
+
+    LAYOUT is FIRST:HAND HAND HAND [HAND], hands clockwise from seat FIRST in
+    dotted PBN order (♠.♥.♦.♣), e.g. 1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K.
+    Values are signed score-sheet points from this position on, each seat (or
+    the side) against all the others."""
+    if player and side:
+        raise InputError("give --player or --side, not both")
+    n = variant.n_seats
+    sides = None
+    if player:
+        sides = [1 << parse_seat(player, n)]
+    elif side:
+        sides = [parse_side(side, n)]
+    table = parse_cards(trick) if trick else ()
+    solver = Solver(tt_size)
+    if fmt == "csv":
+        click.echo(report.csv_header())
+    for where, text in _layouts(layout, file):
+        try:
+            lay = Layout.from_str(text)
+            lead = parse_seat(leader, n) if leader else lay.first
+            res = solve_layout(lay, contract, leader=lead, trick=table, sides=sides,
+                               cards=show_cards, line=show_line, solver=solver)
+        except KingsolveError as err:
+            raise InputError(f"{where}: {err}" if where else str(err)) from err
+        if fmt == "json":
+            click.echo(report.to_json(res))
+        elif fmt == "csv":
+            click.echo(report.to_csv_rows(res))
+        else:
+            click.echo(report.to_text(res))

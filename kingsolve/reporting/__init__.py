@@ -1,0 +1,2 @@
+"""Formatting of results for people (text) and scripts (JSON, CSV).  Commands
+never format; they call these."""

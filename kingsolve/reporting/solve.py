@@ -1,0 +1,102 @@
+"""Output of ``kingsolve solve``: text, JSON (one object a line) and CSV."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..cards import card_str, card_symbol, rank_of, suit_of
+from ..solver import SolveResult
+
+
+def _trump(contract):
+    if contract.name in ("trump", "misere", "minus", "tricks"):
+        return contract.trump_letter
+    return None
+
+
+def _sorted_cards(cards: dict):
+    return sorted(cards.items(), key=lambda kv: (suit_of(kv[0]), -rank_of(kv[0])))
+
+
+def result_dict(res: SolveResult) -> dict:
+    c = res.deal.contract
+    out = {
+        "layout": str(res.layout),
+        "variant": c.variant.id,
+        "contract": c.name,
+        "trump": _trump(c),
+        "leader": res.deal.position.leader + 1,
+    }
+    if res.deal.position.trick:
+        out["trick"] = [card_str(x) for x in res.deal.position.trick]
+    out["results"] = []
+    for r in res.results:
+        item = {"side": [s + 1 for s in r.side], "value": r.value}
+        if r.cards is not None:
+            item["cards"] = {card_str(k): v for k, v in _sorted_cards(r.cards)}
+        if r.line is not None:
+            item["line"] = [card_str(x) for x in r.line]
+        out["results"].append(item)
+    return out
+
+
+def to_json(res: SolveResult) -> str:
+    return json.dumps(result_dict(res), ensure_ascii=False)
+
+
+CSV_FIELDS = ["layout", "variant", "contract", "trump", "leader", "side", "value", "cards", "line"]
+
+
+def csv_header() -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(CSV_FIELDS)
+    return buf.getvalue().rstrip("\n")
+
+
+def to_csv_rows(res: SolveResult) -> str:
+    d = result_dict(res)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for r in d["results"]:
+        w.writerow([
+            d["layout"], d["variant"], d["contract"], d["trump"] or "", d["leader"],
+            " ".join(str(s) for s in r["side"]), r["value"],
+            " ".join(f"{k}:{v}" for k, v in r.get("cards", {}).items()),
+            " ".join(r.get("line", [])),
+        ])
+    return buf.getvalue().rstrip("\n")
+
+
+def format_line(cards, leader: int, n_seats: int, already: int = 0) -> str:
+    """An optimal line, a trick per group: ``1. ♠J ♠K ♠9  2. …``."""
+    groups, cur = [], []
+    first = n_seats - already if already else n_seats
+    for x in cards:
+        cur.append(card_symbol(x))
+        if len(cur) == (first if not groups else n_seats):
+            groups.append(cur)
+            cur = []
+    if cur:
+        groups.append(cur)
+    return "  ".join(f"{k + 1}. {' '.join(g)}" for k, g in enumerate(groups))
+
+
+def to_text(res: SolveResult) -> str:
+    deal = res.deal
+    c = deal.contract
+    tr = _trump(c)
+    head = f"{c.variant.id} {c.name}" + (f" ({tr})" if tr else "")
+    pos = deal.position
+    lines = [f"{head}  {res.layout}  seat {pos.leader + 1} leads"
+             + (f", on the table: {' '.join(card_symbol(x) for x in pos.trick)}" if pos.trick else "")]
+    for r in res.results:
+        who = ("seat " if len(r.side) == 1 else "side ") + ",".join(str(s + 1) for s in r.side)
+        lines.append(f"  {who:<10} {r.value:+d}")
+        if r.cards is not None:
+            mover = pos.to_move + 1
+            lines.append(f"    seat {mover} to play: " + "  ".join(
+                f"{card_symbol(k)} {v:+d}" for k, v in _sorted_cards(r.cards)))
+        if r.line is not None:
+            lines.append("    line: " + format_line(r.line, pos.leader, deal.rules.n_seats, len(pos.trick)))
+    return "\n".join(lines)

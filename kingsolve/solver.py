@@ -1,0 +1,158 @@
+"""The solver facade: layouts and contracts in, double-dummy values out.
+
+This is the only module that talks to the Cython core (``kingsolve._core``).
+Everything is validated here, at the Python boundary, before it reaches C.
+
+A value is the signed points a side (one seat or any coalition of seats)
+takes from the position on, with the side's best play against the best play
+of all the other seats together (INTERFACE.md).  Seats are 0-based here;
+the CLI and reports show them 1-based.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import _core
+from .cards import bit, card_symbol, count
+from .engine import Position, check_play, check_position, legal_mask, play
+from .errors import IllegalPlayError, InvalidLayoutError
+from .layout import Layout
+from .variants import Contract, DealRules
+
+DEFAULT_TT_LOG2 = 20
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A contract and a position to solve: the hands, the leader of the current
+    trick, the cards already on the table in it, and the deal's scoring."""
+    contract: Contract
+    position: Position
+    rules: DealRules
+
+    @classmethod
+    def from_layout(cls, contract: Contract, layout: Layout, leader: int = 0, trick=()) -> "Deal":
+        """The deal from ``layout`` with ``leader`` (0-based) to lead, or — with
+        ``trick`` — with those cards already played by the leader and the seats
+        after him (each such seat holds one card fewer in ``layout``)."""
+        variant = contract.variant
+        trick = tuple(trick)
+        layout.check(variant, equal=not trick)
+        n = variant.n_seats
+        if not 0 <= leader < n:
+            raise InvalidLayoutError(f"leader {leader + 1} is not a seat of {n}")
+        for c in trick:
+            if not variant.deck & bit(c):
+                raise InvalidLayoutError(f"{card_symbol(c)} on the table is not in the deck of {variant.id}")
+        n_tricks = count(layout.hands[leader]) + (1 if trick else 0)
+        rules = contract.deal_rules(n_tricks)
+        # Replay the table cards from the hands they came from, so that a
+        # forbidden lead or a revoke on the table is caught like any other play.
+        hands = list(layout.hands)
+        for k, c in enumerate(trick):
+            hands[(leader + k) % n] |= bit(c)
+        pos = Position(tuple(hands), leader)
+        check_position(rules, pos)
+        for c in trick:
+            check_play(rules, pos, c)
+            pos = play(rules, pos, c).position
+        return cls(contract, pos, rules)
+
+    def after(self, card: int) -> tuple["Deal", int | None, int]:
+        """The deal after ``card`` is played: (deal, trick winner or None, its points)."""
+        check_play(self.rules, self.position, card)
+        step = play(self.rules, self.position, card)
+        return Deal(self.contract, step.position, self.rules), step.winner, step.points
+
+    @property
+    def legal(self) -> int:
+        return legal_mask(self.rules, self.position)
+
+
+class Solver:
+    """A double-dummy solver holding one native search with its transposition
+    table, so that related questions (every card, every seat, every step of a
+    played deal) reuse what was learnt.  Not shared between threads: make one
+    per thread."""
+
+    def __init__(self, tt_log2: int = DEFAULT_TT_LOG2):
+        if not 10 <= int(tt_log2) <= 28:
+            raise ValueError(f"table size 2^{tt_log2} entries is out of range (2^10 .. 2^28)")
+        self._search = _core.Search(int(tt_log2))
+        self._config = None
+
+    def _setup(self, rules: DealRules):
+        key = (rules.n_seats, rules.trump, rules.inverted, rules.card_points, rules.trick_points,
+               rules.lead_restricted, rules.discard_forced)
+        if key != self._config:
+            self._search.configure(*key)
+            self._config = key
+
+    def _args(self, deal: Deal, side: int):
+        n = deal.rules.n_seats
+        if not 0 < side < (1 << n):
+            raise InvalidLayoutError(f"side {side:#x} is not a set of seats of {n}")
+        self._setup(deal.rules)
+        p = deal.position
+        return (list(p.hands), p.leader, list(p.trick), p.trick_index, side)
+
+    def _base(self, deal: Deal, side: int) -> int:
+        return deal.rules.seat_base * count(side)
+
+    def value(self, deal: Deal, side: int) -> int:
+        """Points ``side`` (bitmask of 0-based seats) takes from here with best play."""
+        if deal.position.finished:
+            return self._base(deal, side)
+        return self._search.value(*self._args(deal, side)) + self._base(deal, side)
+
+    def card_values(self, deal: Deal, side: int) -> dict:
+        """{card: value for ``side``} for every legal card of the seat to move."""
+        if deal.position.finished:
+            return {}
+        base = self._base(deal, side)
+        return {c: v + base for c, v in self._search.card_values(*self._args(deal, side))}
+
+    def line(self, deal: Deal, side: int) -> list:
+        """An optimal line of play from here to the end (cards in order of play)."""
+        if deal.position.finished:
+            return []
+        return list(self._search.line(*self._args(deal, side)))
+
+    @property
+    def stats(self) -> dict:
+        s = self._search
+        return {"nodes": s.nodes, "tt_probes": s.tt_probes, "tt_hits": s.tt_hits}
+
+
+@dataclass
+class SideResult:
+    side: tuple          # 0-based seats
+    value: int
+    cards: dict | None = None   # card -> value
+    line: list | None = None
+
+
+@dataclass
+class SolveResult:
+    deal: Deal
+    layout: Layout
+    results: list = field(default_factory=list)
+
+
+def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), sides=None,
+          cards: bool = False, line: bool = False, solver: Solver | None = None) -> SolveResult:
+    """Solve ``layout`` under ``contract``: one result per seat (each against the
+    rest) or per side in ``sides`` (bitmasks), with card values and a line on request."""
+    deal = Deal.from_layout(contract, layout, leader, trick)
+    solver = solver or Solver()
+    n = contract.variant.n_seats
+    sides = list(sides) if sides else [1 << k for k in range(n)]
+    out = SolveResult(deal, layout)
+    for side in sides:
+        r = SideResult(tuple(k for k in range(n) if side >> k & 1), solver.value(deal, side))
+        if cards:
+            r.cards = solver.card_values(deal, side)
+        if line:
+            r.line = solver.line(deal, side)
+        out.results.append(r)
+    return out
