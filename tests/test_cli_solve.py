@@ -1,0 +1,72 @@
+"""`kingsolve solve` through Click's CliRunner: output shapes and exit codes."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("kingsolve._core")
+
+from kingsolve.cli import main
+
+LAYOUT = "1:.A7.. .K8.. K8..."
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_json_shape_per_seat():
+    r = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--format", "json", "--cards", "--line")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["layout"] == "1:.A7.. .K8.. K8..."
+    assert obj["variant"] == "ua3" and obj["contract"] == "no-hearts" and obj["trump"] is None
+    assert obj["leader"] == 1
+    assert [x["side"] for x in obj["results"]] == [[1], [2], [3]]
+    assert [x["value"] for x in obj["results"]] == [-4, -4, 0]
+    assert obj["results"][0]["cards"] == {"HA": -4, "H7": -4}
+    assert len(obj["results"][0]["line"]) == 6
+
+
+def test_text_player_and_side():
+    r = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--player", "II")
+    assert r.exit_code == 0, r.output
+    assert "seat 2" in r.output and "-4" in r.output and "seat 1 " not in r.output
+    r = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--side", "2,3")
+    assert r.exit_code == 0 and "side 2,3" in r.output
+
+
+def test_trump_game_and_csv():
+    r = run("solve", "1:AK... .AK.. QJ... .QJ..", "-V", "king52", "-c", "tricks", "--side", "N,S",
+            "--format", "csv")
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[0].startswith("layout,variant,contract,trump,leader,side,value")
+    assert lines[1].split(",")[5:7] == ["1 3", "2"]
+
+
+def test_file_of_layouts_and_error_names_the_line(tmp_path):
+    f = tmp_path / "deals.txt"
+    f.write_text(f"# two deals\n{LAYOUT}\n1:.A7.. .K8.. K8..X\n", encoding="utf-8")
+    r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts", "--format", "json")
+    assert r.exit_code == 2
+    assert f"{f}:3:" in r.output and "'X'" in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["1:.A7.. .K8.. K8...", "-V", "ua3", "-c", "no-boyz"], "no contract 'no-boyz'"),
+    (["1:.A7.. .K8.. K8...", "-V", "ru4", "-c", "no-hearts"], "3 hands"),
+    (["1:A7... .K8.. K8...", "-V", "ua3", "-c", "no-hearts"], "♠A is in the talon"),
+    (["1:.A7.. .K8.. K8..", "-V", "ua3", "-c", "no-hearts"], "unequal"),
+    (["1:.A7.. .K8.. 8...", "-V", "ua3", "-c", "no-hearts"], "unequal"),
+    (["1:.A7.. .K8.. K8...", "-V", "ua3", "-c", "trump"], "needs a trump"),
+    (["1:.A7.. .K8.. K8...", "-V", "ua3", "-c", "trump", "-t", "NT"], "cannot be played with trump NT"),
+    (["1:.A7.. .K8.. K8...", "-V", "ua3", "-c", "no-hearts", "--leader", "5"], "seat '5'"),
+    (["1:.A7.. .A8.. K8...", "-V", "ua3", "-c", "no-hearts"], "dealt twice"),
+])
+def test_bad_input_one_line_exit_2(args, needle):
+    r = run("solve", *args)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output
+    assert len(r.output.strip().splitlines()) == 1

@@ -1,0 +1,150 @@
+"""The solver facade (kingsolve.solver) against the pure-Python reference
+solver, on random small end positions of every variant and contract."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+_core = pytest.importorskip("kingsolve._core")
+
+from kingsolve import reference
+from kingsolve.cards import bit, cards_of, count, parse_card
+from kingsolve.engine import Position, legal_mask, play
+from kingsolve.errors import IllegalPlayError, InvalidLayoutError
+from kingsolve.layout import Layout
+from kingsolve.solver import Deal, Solver, solve
+from kingsolve.variants import VARIANT_IDS, get_variant
+
+SOLVER = Solver(16)
+
+
+def random_layout(variant, k, rng):
+    cards = list(cards_of(variant.deck))
+    rng.shuffle(cards)
+    n = variant.n_seats
+    hands = []
+    for s in range(n):
+        m = 0
+        for c in cards[s * k:(s + 1) * k]:
+            m |= bit(c)
+        hands.append(m)
+    return Layout(tuple(hands))
+
+
+def contracts(variant):
+    for name in variant.contracts:
+        for trump in variant.trump_choices(name):
+            yield variant.contract(name, trump)
+
+
+ALL = [(vid, c.name, c.trump) for vid in VARIANT_IDS for c in contracts(get_variant(vid))]
+
+
+@pytest.mark.parametrize("vid,name,trump", ALL)
+def test_every_contract_matches_reference_on_end_positions(vid, name, trump):
+    variant = get_variant(vid)
+    contract = variant.contract(name, trump)
+    rng = random.Random(f"{vid}-{name}-{trump}")
+    for _ in range(3):
+        k = rng.choice([2, 3])
+        layout = random_layout(variant, k, rng)
+        leader = rng.randrange(variant.n_seats)
+        deal = Deal.from_layout(contract, layout, leader)
+        for seat in range(variant.n_seats):
+            side = 1 << seat
+            want = reference.value(deal.rules, deal.position, side) + deal.rules.seat_base
+            assert SOLVER.value(deal, side) == want, (str(layout), leader, seat)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["ru4", "ua3", "ru3", "king52"]), st.integers(0, 2**32), st.data())
+def test_card_values_line_and_complement(vid, seed, data):
+    """Card values equal the reference's; the line achieves the value; a side
+    and its complement share the deal's points exactly (zero-sum between them)."""
+    variant = get_variant(vid)
+    rng = random.Random(seed)
+    name = data.draw(st.sampled_from(variant.contracts))
+    trump = data.draw(st.sampled_from(variant.trump_choices(name)))
+    contract = variant.contract(name, trump)
+    layout = random_layout(variant, 3, rng)
+    leader = rng.randrange(variant.n_seats)
+    deal = Deal.from_layout(contract, layout, leader)
+    # maybe move into mid-trick
+    for _ in range(rng.randrange(variant.n_seats)):
+        c = rng.choice(list(cards_of(deal.legal)))
+        deal = deal.after(c)[0]
+    n = variant.n_seats
+    side = rng.randrange(1, (1 << n) - 1)
+    base = deal.rules.seat_base * count(side)
+    got = SOLVER.card_values(deal, side)
+    want = {c: v + base for c, v in reference.card_values(deal.rules, deal.position, side).items()}
+    assert got == want
+    value = SOLVER.value(deal, side)
+    maximise = bool(side >> deal.position.to_move & 1)
+    assert value == (max(want.values()) if maximise else min(want.values()))
+    # the line, replayed, gives the value
+    line = SOLVER.line(deal, side)
+    pts, d = base, deal
+    for c in line:
+        d, winner, p = d.after(c)
+        if winner is not None and side >> winner & 1:
+            pts += p
+    assert d.position.finished and pts == value
+    # side + complement: every point of the remaining play goes to one of them
+    other = ((1 << n) - 1) ^ side
+    remaining = sum(deal.rules.card_points[c] for h in deal.position.hands for c in cards_of(h))
+    remaining += sum(deal.rules.card_points[c] for c in deal.position.trick)
+    remaining += sum(deal.rules.trick_points[deal.position.trick_index:])
+    total = remaining + deal.rules.seat_base * n
+    assert SOLVER.value(deal, side) + SOLVER.value(deal, other) == total
+
+
+def test_no_hearts_hand_checked():
+    # ua3 no-hearts, two cards each, seat 1 leads and holds only hearts (♥A ♥7),
+    # so must lead one: whichever it leads, seat 2 (♥K ♥8) can win that trick
+    # cheaply or not, but seat 1's ♥A must win a heart trick in the end:
+    # seat 1 leads ♥7, seat 2 ducks ♥8?  ♥8 beats ♥7 — seat 2 must win or play ♥K
+    # (winning too). Then seat 2 leads and seat 1's ♥A wins the second trick.
+    # Seat 3 (♠K ♠8) discards.  Seat 1 takes exactly one trick with 2 hearts: -4.
+    contract = get_variant("ua3").contract("no-hearts")
+    layout = Layout.from_str("1:.A7.. .K8.. K8...")
+    res = solve(layout, contract, leader=0, cards=True, line=True, solver=SOLVER)
+    assert [r.value for r in res.results] == [-4, -4, 0]
+    assert res.results[0].cards == {parse_card("HA"): -4, parse_card("H7"): -4}
+
+
+def test_bridge_partnership_tricks():
+    # 4 seats, NT, N/S hold the top spades, E/W the top hearts; N leads.
+    # With the lead, N/S cash both spades?  N: ♠AK, E: ♥AK, S: ♠QJ, W: ♥QJ.
+    # N/S take every spade trick: 2 tricks.
+    contract = get_variant("king52").contract("tricks", None)
+    layout = Layout.from_str("1:AK... .AK.. QJ... .QJ..")
+    assert solve(layout, contract, sides=[0b0101], solver=SOLVER).results[0].value == 2
+    # E/W on lead (seat 2) take both: they cash hearts.
+    assert solve(layout, contract, leader=1, sides=[0b0101], solver=SOLVER).results[0].value == 0
+
+
+def test_mid_trick_input_is_checked():
+    contract = get_variant("ua3").contract("no-hearts")
+    layout = Layout.from_str("1:.A.. .K8.. K8...")
+    # seat 1 has led ♥7 (it held only hearts, so the lead is legal); seat 2 to play
+    deal = Deal.from_layout(contract, layout, 0, trick=[parse_card("H7")])
+    assert deal.position.to_move == 1
+    with pytest.raises(IllegalPlayError):
+        deal.after(parse_card("SK"))  # seat 2 does not hold the ♠K
+    with pytest.raises(IllegalPlayError):
+        # seat 1 may not lead a heart while holding a spade (no-hearts lead ban)
+        Deal.from_layout(contract, Layout.from_str("1:7... .K8.. K8..."), 0, trick=[parse_card("H7")])
+    with pytest.raises(InvalidLayoutError):
+        Deal.from_layout(contract, Layout.from_str("1:.A7.. .K8.. K8..."), 0, trick=[parse_card("HQ")])
+
+
+def test_bad_side_and_table_size():
+    contract = get_variant("ua3").contract("no-hearts")
+    deal = Deal.from_layout(contract, Layout.from_str("1:.A7.. .K8.. K8..."), 0)
+    with pytest.raises(InvalidLayoutError):
+        SOLVER.value(deal, 0)
+    with pytest.raises(InvalidLayoutError):
+        SOLVER.value(deal, 1 << 3)
+    with pytest.raises(ValueError):
+        Solver(40)
