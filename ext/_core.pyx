@@ -1,0 +1,421 @@
+# cython: language_level=3
+"""kingsolve._core: the native double-dummy search core.
+
+One extension module built from this file and its parts:
+
+- ``ks_types.pxd`` shared C types (contract rules, table entries, solver state),
+- ``moves.pxi``    legal plays, move classes (rank equivalence) and ordering,
+- ``bounds.pxi``   quick bounds on the points still to be won,
+- ``tt.pxi``       the transposition table (rank-compressed keys, 4-way buckets),
+- ``search.pxi``   the zero-window search and the bound-narrowing driver,
+
+and the Python-visible :class:`Search` below, which validates every input at
+the boundary and releases the GIL for each solve.
+"""
+from libc.stdlib cimport abs
+from ks_types cimport *
+
+include "moves.pxi"
+include "bounds.pxi"
+include "tt.pxi"
+include "search.pxi"
+
+DEF_TT_LOG2 = 20
+cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
+
+
+# ---------------------------------------------------------------- driver --
+
+cdef inline int play_card(Solver* s, int c, int* gain) noexcept nogil:
+    # Play c for the seat to move; completes the trick when it is the last card.
+    # Returns the previous leader (for undo_card); gain = side's points if the trick closed.
+    cdef int n = s.r.n
+    cdef int seat = (s.leader + s.np) % n
+    cdef int old_leader = s.leader, w, pts
+    s.hands[seat] &= ~((<u64>1) << c)
+    s.trick[s.np] = c
+    gain[0] = 0
+    if s.np + 1 == n:
+        trick_result(s, s.trick, &w, &pts)
+        gain[0] = pts if (s.side >> w) & 1 else 0
+        s.leader = w
+        s.np = 0
+        s.trick_index += 1
+        s.trick = s.tstack[s.trick_index]
+    else:
+        s.np += 1
+    return old_leader
+
+
+cdef inline void undo_card(Solver* s, int c, int old_leader) noexcept nogil:
+    cdef int n = s.r.n
+    if s.np == 0:
+        s.trick_index -= 1
+        s.trick = s.tstack[s.trick_index]
+        s.np = n - 1
+        s.leader = old_leader
+    else:
+        s.np -= 1
+    s.hands[(s.leader + s.np) % n] |= (<u64>1) << c
+
+
+cdef int child_value(Solver* s, int c, int guess, bint use_guess) noexcept nogil:
+    # Exact value for the side after the seat to move plays c.
+    cdef int gain, old, v
+    old = play_card(s, c, &gain)
+    v = gain + solve_value(s, guess - gain, use_guess)
+    undo_card(s, c, old)
+    return v
+
+
+cdef bint child_reaches(Solver* s, int c, int target) noexcept nogil:
+    # Zero-window test on the position after c: side wins >= target?
+    cdef int gain, old
+    cdef bint ok
+    old = play_card(s, c, &gain)
+    ok = can_reach(s, target - gain)
+    undo_card(s, c, old)
+    return ok
+
+
+cdef int card_values_c(Solver* s, int* cards, int* values) noexcept nogil:
+    # Value of every legal card of the seat to move (equivalent cards share one search).
+    cdef int seat = (s.leader + s.np) % s.r.n
+    cdef int reps[MAX_MOVES]
+    cdef u64 groups[MAX_MOVES]
+    cdef int nm, i, c, v, k = 0, guess
+    cdef u64 g
+    guess = solve_value(s, 0, False)
+    nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
+    for i in range(nm):
+        v = child_value(s, reps[i], guess, True)
+        g = groups[i]
+        while g:
+            c = ks_ctz(g)
+            g &= g - 1
+            cards[k] = c
+            values[k] = v
+            k += 1
+    return k
+
+
+cdef int line_c(Solver* s, int* out) noexcept nogil:
+    # An optimal line to the end: at every step the seat to move plays the first
+    # card (in search order) that keeps the value; returns the number of cards.
+    cdef int reps[MAX_MOVES]
+    cdef u64 groups[MAX_MOVES]
+    cdef int k = 0, v, seat, nm, i, c, gain, chosen, first
+    cdef bint maximize
+    cdef TTKey key
+    cdef TTEntry* e
+    v = solve_value(s, 0, False)
+    while True:
+        seat = (s.leader + s.np) % s.r.n
+        if s.hands[seat] == 0:
+            break
+        maximize = (s.side >> seat) & 1
+        first = -1
+        if s.np == 0:
+            tt_make_key(s, &key)
+            e = tt_probe(s, &key)
+            if e != NULL:
+                first = tt_decode_move(&key, e.best)
+        nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
+        if nm > 1:
+            order_moves(s, seat, nm, reps, groups, first, live_cards(s))
+        chosen = reps[nm - 1]
+        if nm > 1:
+            for i in range(nm):
+                c = reps[i]
+                if maximize:
+                    if child_reaches(s, c, v):
+                        chosen = c
+                        break
+                else:
+                    if not child_reaches(s, c, v + 1):
+                        chosen = c
+                        break
+        play_card(s, chosen, &gain)
+        v -= gain
+        out[k] = chosen
+        k += 1
+    return k
+
+
+# --------------------------------------------------------------- Python API --
+
+cdef list _int_list(obj, str what):
+    try:
+        return [int(x) for x in obj]
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{what} must be a sequence of integers, got {obj!r}") from err
+
+
+cdef int _as_int32(object x, str what) except? -1:
+    if not (-(1 << 31) <= x < (1 << 31)):
+        raise ValueError(f"{what} value {x} does not fit in 32 bits")
+    return <int>x
+
+
+cdef class Search:
+    """Double-dummy search for King-like contracts given as data.
+
+    ``configure()`` sets the contract, then ``value``/``card_values``/``line``
+    answer queries.  The transposition table is kept across queries with the
+    same contract and side.  One Search must not be used by two threads at once
+    (make one per thread); every solve runs without the GIL.
+    """
+    cdef Solver* s
+    cdef int tt_log2
+    cdef bint configured
+    cdef bint busy
+    cdef object _config
+
+    def __cinit__(self, int tt_log2=DEF_TT_LOG2):
+        if not (4 <= tt_log2 <= 30):
+            raise ValueError(f"tt_log2 must be in 4..30, got {tt_log2}")
+        self.tt_log2 = tt_log2
+        self.s = <Solver*>calloc(1, sizeof(Solver))
+        if self.s == NULL:
+            raise MemoryError("cannot allocate the solver")
+        # tt_log2 counts entries; buckets hold BUCKET entries each.
+        self.s.tt_buckets_mask = ((<u64>1) << (tt_log2 - 2)) - 1
+        self.s.tt_shift = 64 - (tt_log2 - 2)
+        self.s.tt = <TTEntry*>calloc((<size_t>1) << tt_log2, sizeof(TTEntry))
+        if self.s.tt == NULL:
+            free(self.s)
+            self.s = NULL
+            raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
+        self.s.gen = 1
+        self.s.side = -1
+        self.configured = False
+        self.busy = False
+        self._config = None
+
+    def __init__(self, int tt_log2=DEF_TT_LOG2):
+        pass
+
+    def __dealloc__(self):
+        if self.s != NULL:
+            free(self.s.tt)
+            free(self.s)
+            self.s = NULL
+
+    def configure(self, int n_seats, int trump, bint inverted, card_points, trick_points,
+                  lead_restricted, discard_forced):
+        """Set the contract (see the module docs); clears the table when anything changes."""
+        if n_seats not in (3, 4):
+            raise ValueError(f"n_seats must be 3 or 4, got {n_seats}")
+        if not (-1 <= trump <= 3):
+            raise ValueError(f"trump must be -1 (none) or a suit 0..3, got {trump}")
+        cp = _int_list(card_points, "card_points")
+        tp = _int_list(trick_points, "trick_points")
+        if len(cp) != 64:
+            raise ValueError(f"card_points must have 64 entries, got {len(cp)}")
+        if not (1 <= len(tp) <= MAX_TRICKS):
+            raise ValueError(f"trick_points must have 1..{MAX_TRICKS} entries, got {len(tp)}")
+        lr = int(lead_restricted)
+        df = int(discard_forced)
+        for what, m in (("lead_restricted", lr), ("discard_forced", df)):
+            if not (0 <= m < (1 << 64)):
+                raise ValueError(f"{what} must be a 64-bit mask, got {m!r}")
+        lr &= VALID_CARDS
+        df &= VALID_CARDS
+        total = 0
+        for i in range(64):
+            _as_int32(cp[i], "card_points")
+            if (VALID_CARDS >> i) & 1 == 0:
+                cp[i] = 0
+            total += cp[i] * 4
+        for x in tp:
+            _as_int32(x, "trick_points")
+            total += x * n_seats
+        if sum(abs(x) for x in cp) + sum(abs(x) for x in tp) >= (1 << 28):
+            raise ValueError("card_points and trick_points are too large (sum must stay below 2**28)")
+        config = (n_seats, trump, bool(inverted), tuple(cp), tuple(tp), lr, df)
+        if self.busy:
+            raise RuntimeError("Search is in use by another thread")
+        if config == self._config:
+            return
+        cdef Rules* r = &self.s.r
+        cdef int i2, c, su, k
+        r.n = n_seats
+        r.trump = trump
+        r.inverted = 1 if inverted else 0
+        r.sign = 1 if total >= 0 else -1
+        r.n_tricks = len(tp)
+        r.point_cards = 0
+        for i2 in range(64):
+            r.card_points[i2] = cp[i2]
+            if cp[i2] != 0:
+                r.point_cards |= (<u64>1) << i2
+        for i2 in range(MAX_TRICKS):
+            r.trick_points[i2] = tp[i2] if i2 < len(tp) else 0
+        r.tp_pos[0] = 0
+        r.tp_neg[0] = 0
+        for i2 in range(MAX_TRICKS):
+            r.tp_pos[i2 + 1] = r.tp_pos[i2] + (r.trick_points[i2] if r.trick_points[i2] > 0 else 0)
+            r.tp_neg[i2 + 1] = r.tp_neg[i2] + (r.trick_points[i2] if r.trick_points[i2] < 0 else 0)
+        r.lead_restricted = lr
+        r.discard_forced = df
+        # Attribute classes: cards alike in points and restrictions; plain cards are class 0.
+        classes = {(0, 0, 0): 0}
+        for i2 in range(64):
+            r.class_mask[i2] = 0
+        for i2 in range(64):
+            attr = (cp[i2], (lr >> i2) & 1, (df >> i2) & 1)
+            if attr not in classes:
+                classes[attr] = len(classes)
+            k = classes[attr]
+            r.card_class[i2] = k
+            r.class_mask[k] |= (<u64>1) << i2
+        r.n_classes = len(classes)
+        for c in range(64):
+            su = c >> 4
+            if r.inverted:
+                r.stronger[c] = (((<u64>1) << c) - 1) & suit_bits(su) & VALID_CARDS
+            else:
+                r.stronger[c] = ~((((<u64>1) << c) << 1) - 1) & suit_bits(su) & VALID_CARDS
+        self._config = config
+        self.configured = True
+        tt_new_generation(self.s)
+
+    cdef int _load(self, hands, int leader, trick, int trick_index, int side) except -1:
+        # Validate a query and load it into the solver state.
+        if not self.configured:
+            raise ValueError("configure() must be called before a query")
+        if self.busy:
+            raise RuntimeError("Search is in use by another thread")
+        cdef Rules* r = &self.s.r
+        cdef int n = r.n
+        hs = _int_list(hands, "hands")
+        tr = _int_list(trick, "trick")
+        if len(hs) != n:
+            raise ValueError(f"hands must have {n} masks (one per seat), got {len(hs)}")
+        if not (0 <= leader < n):
+            raise ValueError(f"leader must be a seat 0..{n - 1}, got {leader}")
+        if len(tr) > n - 1:
+            raise ValueError(f"trick has {len(tr)} cards, at most {n - 1} allowed")
+        if not (0 < side < (1 << n)):
+            raise ValueError(f"side must be a nonzero mask of seats 0..{n - 1}, got {side}")
+        seen = 0
+        for i, h in enumerate(hs):
+            if not (0 <= h < (1 << 64)) or (h & ~VALID_CARDS):
+                raise ValueError(f"hand of seat {i} holds invalid cards: {h:#x}")
+            if h & seen:
+                raise ValueError(f"hand of seat {i} shares cards with another hand: {h & seen:#x}")
+            seen |= h
+        for c in tr:
+            if not (0 <= c < 64) or not ((VALID_CARDS >> c) & 1):
+                raise ValueError(f"trick holds an invalid card {c}")
+            if (seen >> c) & 1:
+                raise ValueError(f"trick card {c} is also in a hand or repeated in the trick")
+            seen |= 1 << c
+        to_move = (leader + len(tr)) % n
+        remaining = bin(hs[to_move]).count("1")
+        if remaining == 0 and tr:
+            raise ValueError(f"seat {to_move} must play to the trick but holds no cards")
+        for i in range(n):
+            played = (i - leader) % n < len(tr)
+            want = remaining - (1 if played else 0)
+            got = bin(hs[i]).count("1")
+            if got != want:
+                raise ValueError(f"seat {i} holds {got} cards, expected {want} "
+                                 f"(leader {leader}, {len(tr)} cards in the trick)")
+        if trick_index < 0 or trick_index + remaining > r.n_tricks:
+            raise ValueError(f"trick_index {trick_index} with {remaining} tricks left exceeds "
+                             f"the {r.n_tricks} trick_points")
+        cdef Solver* s = self.s
+        cdef int i2
+        for i2 in range(MAX_SEATS):
+            s.hands[i2] = hs[i2] if i2 < n else 0
+        s.leader = leader
+        s.np = len(tr)
+        s.trick_index = trick_index
+        s.trick = s.tstack[trick_index]
+        for i2 in range(MAX_SEATS):
+            s.trick[i2] = tr[i2] if i2 < len(tr) else 0
+        if side != s.side:
+            tt_new_generation(s)
+            s.side = side
+        for i2 in range(64):
+            s.history[i2] = 0
+        return 0
+
+    def value(self, hands, int leader, trick, int trick_index, int side):
+        """Points the side's seats win from this position to the end (side max, others min)."""
+        self._load(hands, leader, trick, trick_index, side)
+        cdef int v
+        self.busy = True
+        try:
+            with nogil:
+                v = solve_value(self.s, 0, False)
+        finally:
+            self.busy = False
+        return v
+
+    def card_values(self, hands, int leader, trick, int trick_index, int side):
+        """[(card, value for the side)] for every legal card of the seat to move."""
+        self._load(hands, leader, trick, trick_index, side)
+        cdef int cards[16]
+        cdef int values[16]
+        cdef int k
+        if self.s.hands[(self.s.leader + self.s.np) % self.s.r.n] == 0:
+            return []
+        self.busy = True
+        try:
+            with nogil:
+                k = card_values_c(self.s, cards, values)
+        finally:
+            self.busy = False
+        return sorted((cards[i], values[i]) for i in range(k))
+
+    def line(self, hands, int leader, trick, int trick_index, int side):
+        """An optimal sequence of cards to the end of the deal."""
+        self._load(hands, leader, trick, trick_index, side)
+        cdef int out[64]
+        cdef int k
+        cdef int leader0 = self.s.leader, np0 = self.s.np, ti0 = self.s.trick_index
+        cdef u64 h0[4]
+        for i in range(4):
+            h0[i] = self.s.hands[i]
+        self.busy = True
+        try:
+            with nogil:
+                k = line_c(self.s, out)
+        finally:
+            for i in range(4):
+                self.s.hands[i] = h0[i]
+            self.s.leader = leader0
+            self.s.np = np0
+            self.s.trick_index = ti0
+            self.s.trick = self.s.tstack[ti0]
+            self.busy = False
+        return [out[i] for i in range(k)]
+
+    def clear(self):
+        """Empty the transposition table."""
+        if self.busy:
+            raise RuntimeError("Search is in use by another thread")
+        tt_new_generation(self.s)
+
+    def reset_stats(self):
+        self.s.nodes = 0
+        self.s.tt_hits = 0
+        self.s.tt_probes = 0
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def tt_hits(self):
+        return self.s.tt_hits
+
+    @property
+    def tt_probes(self):
+        return self.s.tt_probes
+
+    @property
+    def tt_log2(self):
+        return self.tt_log2

@@ -1,0 +1,155 @@
+# Move generation and ordering (included by _core.pyx).
+#
+# Legal plays follow the contract data exactly; equivalent cards (adjacent
+# among the live cards of a suit, same hand, same attribute class) are one
+# move class, searched once through a representative.
+
+cdef inline int suit_of(int c) noexcept nogil:
+    return c >> 4
+
+
+cdef inline u64 suit_bits(int s) noexcept nogil:
+    return (<u64>0x1FFF) << (16 * s)
+
+
+cdef inline int strength(Rules* r, int c) noexcept nogil:
+    # Relative strength inside a suit: rank, or reversed when inverted.
+    return (12 - (c & 15)) if r.inverted else (c & 15)
+
+
+cdef inline bint beats(Rules* r, int c, int w) noexcept nogil:
+    # Does card c beat the card w currently winning the trick?
+    if (c >> 4) == (w >> 4):
+        return ((r.stronger[w] >> c) & 1) != 0
+    return r.trump >= 0 and (c >> 4) == r.trump
+
+
+cdef inline u64 live_cards(Solver* s) noexcept nogil:
+    # Every card still in play: the hands and the current trick.
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef int i
+    for i in range(s.np):
+        live |= (<u64>1) << s.trick[i]
+    return live
+
+
+cdef inline u64 legal_plays(Solver* s, int seat) noexcept nogil:
+    cdef u64 hand = s.hands[seat]
+    cdef u64 m
+    if s.np == 0:
+        m = hand & ~s.r.lead_restricted
+        return m if m else hand
+    m = hand & suit_bits(suit_of(s.trick[0]))
+    if m:
+        return m
+    m = hand & s.r.discard_forced
+    return m if m else hand
+
+
+cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* groups) noexcept nogil:
+    # Split the legal cards into equivalence classes; the representative is the
+    # highest-ranked card of each class.  Returns the number of classes.
+    cdef int nm = 0, c, prev = -1
+    cdef u64 x = legal, between
+    while x:
+        c = ks_ctz(x)
+        x &= x - 1
+        if prev >= 0 and (c >> 4) == (prev >> 4) and s.r.card_class[c] == s.r.card_class[prev]:
+            between = (((<u64>1) << c) - 1) & ~((((<u64>1) << prev) << 1) - 1)
+            if (live & between) == 0:
+                groups[nm - 1] |= (<u64>1) << c
+                reps[nm - 1] = c
+                prev = c
+                continue
+        groups[nm] = (<u64>1) << c
+        reps[nm] = c
+        nm += 1
+        prev = c
+    return nm
+
+
+cdef inline int current_winner(Solver* s, int upto) noexcept nogil:
+    # Position (0-based from the leader) of the card winning the first `upto` cards.
+    cdef int w = 0, k
+    for k in range(1, upto):
+        if beats(&s.r, s.trick[k], s.trick[w]):
+            w = k
+    return w
+
+
+cdef int move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
+    # Heuristic ordering score (higher is tried first).  Exactness never depends on it.
+    cdef Rules* r = &s.r
+    cdef int n = r.n, np = s.np, k, w, wseat, pts, value, st = strength(r, c)
+    cdef int my_side = (s.side >> seat) & 1
+    cdef bint want, c_wins, last, side_wins
+    cdef u64 others = live & ~s.hands[seat]
+    cdef u64 ss = suit_bits(suit_of(c))
+    if np > 0:
+        for k in range(np):
+            others &= ~((<u64>1) << s.trick[k])
+    pts = r.trick_points[s.trick_index] + r.card_points[c]
+    for k in range(np):
+        pts += r.card_points[s.trick[k]]
+    want = pts > 0 or (pts == 0 and r.sign > 0)
+    if np == 0:
+        # Leading.
+        if want:
+            if (others & ss & r.stronger[c]) == 0:
+                return 2000 + s.history[c]      # a top card: likely a trick
+            return 1000 - st * 4 + s.history[c]
+        if (others & ss & ~r.stronger[c] & ~((<u64>1) << c)) == 0 and (others & ss):
+            return 2000 - st + s.history[c]      # lowest card of the suit: a sure duck
+        return 1000 - st * 4 - abs(r.card_points[c]) * 8 + s.history[c]
+    w = current_winner(s, np)
+    c_wins = beats(r, c, s.trick[w])
+    wseat = seat if c_wins else (s.leader + w) % n
+    side_wins = (s.side >> wseat) & 1
+    last = np == n - 1
+    value = pts if side_wins else 0
+    if not my_side:
+        value = -value
+    if not last:
+        # The trick is not settled: a card that wins now may still be beaten.
+        if c_wins and (others & ss & r.stronger[c]) != 0 and (others & ss):
+            value = value // 2
+    value *= 64
+    if c_wins:
+        if want:
+            value += (-st) if last else st
+        else:
+            value += st
+    else:
+        if want:
+            value -= st
+        else:
+            value += st
+        # Discarding: shed point cards that hurt our side; the higher the better.
+        if suit_of(c) != suit_of(s.trick[0]):
+            value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
+    return value
+
+
+cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups, int first, u64 live) noexcept nogil:
+    # Sort the move classes by score; the class holding `first` (a table move) goes first.
+    cdef int score[MAX_MOVES]
+    cdef int i, j, ts, tr
+    cdef u64 tg
+    for i in range(nm):
+        if first >= 0 and (groups[i] >> first) & 1:
+            score[i] = VAL_INF
+        else:
+            score[i] = move_score(s, seat, reps[i], live)
+    for i in range(1, nm):
+        ts = score[i]
+        tr = reps[i]
+        tg = groups[i]
+        j = i - 1
+        while j >= 0 and score[j] < ts:
+            score[j + 1] = score[j]
+            reps[j + 1] = reps[j]
+            groups[j + 1] = groups[j]
+            j -= 1
+        score[j + 1] = ts
+        reps[j + 1] = tr
+        groups[j + 1] = tg

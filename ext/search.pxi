@@ -1,0 +1,145 @@
+# The search (included by _core.pyx): one fail-soft zero-window alpha-beta.
+#
+# search(s, beta) returns v with: v >= beta  => the side can win at least v;
+#                                 v <  beta  => the side wins at most v,
+# counting the points from the current position (the current trick included)
+# to the end.  The side's seats maximise, every other seat minimises.
+
+cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts) noexcept nogil:
+    # Winner seat and points of a complete trick led by s.leader.
+    cdef Rules* r = &s.r
+    cdef int w = 0, k, p = r.trick_points[s.trick_index]
+    for k in range(r.n):
+        p += r.card_points[trick[k]]
+        if k > 0 and beats(r, trick[k], trick[w]):
+            w = k
+    winner[0] = (s.leader + w) % r.n
+    pts[0] = p
+
+
+cdef int last_trick(Solver* s) noexcept nogil:
+    # Everybody holds one card: the value is forced.
+    cdef int k, seat, w, p
+    cdef int n = s.r.n
+    cdef int trick[MAX_SEATS]
+    for k in range(n):
+        seat = (s.leader + k) % n
+        trick[k] = ks_ctz(s.hands[seat])
+    trick_result(s, trick, &w, &p)
+    s.nodes += n
+    return p if (s.side >> w) & 1 else 0
+
+
+cdef int search(Solver* s, int beta) noexcept nogil:
+    cdef Rules* r = &s.r
+    cdef int n = r.n
+    cdef int np = s.np
+    cdef int seat = (s.leader + np) % n
+    cdef bint maximize = (s.side >> seat) & 1
+    cdef int reps[MAX_MOVES]
+    cdef u64 groups[MAX_MOVES]
+    cdef int nm, i, c, v, best, best_card = -1, first = -1
+    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0
+    cdef u64 legal, live, bit
+    cdef TTKey key
+    cdef TTEntry* e
+    if np == 0:
+        if s.hands[seat] == 0:
+            return 0
+        ncards = ks_popcount(s.hands[seat])
+        if ncards == 1:
+            return last_trick(s)
+        point_bounds(s, &lb, &ub)
+        if lb >= beta:
+            return lb
+        if ub < beta:
+            return ub
+        tt_make_key(s, &key)
+        e = tt_probe(s, &key)
+        if e != NULL:
+            if e.lo >= beta:
+                return e.lo
+            if e.hi < beta:
+                return e.hi
+            if e.lo > lb:
+                lb = e.lo
+            if e.hi < ub:
+                ub = e.hi
+            first = tt_decode_move(&key, e.best)
+    s.nodes += 1
+    legal = legal_plays(s, seat)
+    live = live_cards(s)
+    nm = move_classes(s, legal, live, reps, groups)
+    if nm > 1:
+        order_moves(s, seat, nm, reps, groups, first, live)
+    best = -VAL_INF if maximize else VAL_INF
+    for i in range(nm):
+        c = reps[i]
+        bit = (<u64>1) << c
+        s.hands[seat] &= ~bit
+        s.trick[np] = c
+        if np + 1 == n:
+            trick_result(s, s.trick, &w, &pts)
+            gain = pts if (s.side >> w) & 1 else 0
+            old_leader = s.leader
+            s.leader = w
+            s.np = 0
+            s.trick_index += 1
+            s.trick = s.tstack[s.trick_index]
+            v = gain + search(s, beta - gain)
+            s.trick_index -= 1
+            s.trick = s.tstack[s.trick_index]
+            s.np = np
+            s.leader = old_leader
+        else:
+            s.np = np + 1
+            v = search(s, beta)
+            s.np = np
+        s.hands[seat] |= bit
+        if maximize:
+            if v > best:
+                best = v
+                best_card = c
+                if best >= beta:
+                    break
+        else:
+            if v < best:
+                best = v
+                best_card = c
+                if best < beta:
+                    break
+    if np == 0:
+        if best >= beta:
+            tt_store(s, &key, best, VAL_INF, best_card, ncards)
+            s.history[best_card] += ncards
+        else:
+            tt_store(s, &key, -VAL_INF, best, best_card, ncards)
+    return best
+
+
+cdef inline bint can_reach(Solver* s, int target) noexcept nogil:
+    # The zero-window test: can the side win at least `target` from here?
+    return search(s, target) >= target
+
+
+cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
+    # The bound-narrowing driver (MTD(f) on fail-soft zero-window searches):
+    # [lo, hi] starts from the quick bounds and closes on the exact value.
+    cdef int lo, hi, beta, v
+    point_bounds(s, &lo, &hi)
+    if not use_guess:
+        guess = (lo + hi + 1) // 2
+    v = guess
+    while lo < hi:
+        beta = v
+        if beta <= lo:
+            beta = lo + 1
+        if beta > hi:
+            beta = hi
+        v = search(s, beta)
+        if v >= beta:
+            lo = v
+            v = v + 1
+        else:
+            hi = v
+    return lo

@@ -1,0 +1,389 @@
+"""The native search core ``kingsolve._core`` against a tiny minimax oracle.
+
+The oracle below works on the same raw arrays as the core (card bit indices,
+hand masks, card_points, trick_points, lead_restricted, discard_forced) and
+is written for clarity only: plain minimax, no pruning, memoised.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from kingsolve._core import Search
+
+SUIT = [0x1FFF << (16 * s) for s in range(4)]
+
+
+def bits(mask: int) -> list[int]:
+    return [i for i in range(64) if (mask >> i) & 1]
+
+
+class Rules:
+    """The contract as data, as passed to Search.configure."""
+
+    def __init__(self, n, trump=-1, inverted=False, card_points=None, trick_points=None,
+                 lead_restricted=0, discard_forced=0):
+        self.n = n
+        self.trump = trump
+        self.inverted = inverted
+        self.card_points = list(card_points or [0] * 64)
+        self.trick_points = list(trick_points if trick_points is not None else [1] * 13)
+        self.lead_restricted = lead_restricted
+        self.discard_forced = discard_forced
+
+    def args(self):
+        return (self.n, self.trump, self.inverted, self.card_points, self.trick_points,
+                self.lead_restricted, self.discard_forced)
+
+    def strength(self, c):
+        r = (c & 15) + 2
+        return 16 - r if self.inverted else r
+
+    def legal(self, hand, trick):
+        if not trick:
+            m = hand & ~self.lead_restricted
+            return m or hand
+        m = hand & SUIT[trick[0] >> 4]
+        if m:
+            return m
+        return (hand & self.discard_forced) or hand
+
+    def winner(self, trick):
+        """Index (from the leader) of the card winning a complete trick."""
+        if self.trump >= 0 and any(c >> 4 == self.trump for c in trick):
+            cands = [i for i, c in enumerate(trick) if c >> 4 == self.trump]
+        else:
+            cands = [i for i, c in enumerate(trick) if c >> 4 == trick[0] >> 4]
+        return max(cands, key=lambda i: self.strength(trick[i]))
+
+    def trick_score(self, trick, k):
+        return sum(self.card_points[c] for c in trick) + self.trick_points[k]
+
+
+def oracle(rules: Rules, hands, leader, trick, trick_index, side):
+    """Exact value for the side by plain minimax; returns (value, {card: value})."""
+    n = rules.n
+
+    @lru_cache(maxsize=None)
+    def val(hands, leader, trick, k):
+        seat = (leader + len(trick)) % n
+        if hands[seat] == 0:
+            return 0
+        vals = [child(hands, leader, trick, k, c) for c in bits(rules.legal(hands[seat], trick))]
+        return max(vals) if (side >> seat) & 1 else min(vals)
+
+    def child(hands, leader, trick, k, c):
+        seat = (leader + len(trick)) % n
+        hs = list(hands)
+        hs[seat] &= ~(1 << c)
+        t = trick + (c,)
+        if len(t) < n:
+            return val(tuple(hs), leader, t, k)
+        w = (leader + rules.winner(t)) % n
+        gain = rules.trick_score(t, k) if (side >> w) & 1 else 0
+        return gain + val(tuple(hs), w, (), k + 1)
+
+    hands = tuple(hands)
+    trick = tuple(trick)
+    seat = (leader + len(trick)) % n
+    v = val(hands, leader, trick, trick_index)
+    cv = {c: child(hands, leader, trick, trick_index, c) for c in bits(rules.legal(hands[seat], trick))}
+    return v, cv
+
+
+def replay(rules: Rules, hands, leader, trick, trick_index, side, line):
+    """Check that `line` is a legal play sequence to the end and return the side's points."""
+    n = rules.n
+    hands = list(hands)
+    trick = list(trick)
+    k = trick_index
+    total = 0
+    for c in line:
+        seat = (leader + len(trick)) % n
+        assert (rules.legal(hands[seat], trick) >> c) & 1, f"illegal card {c} in line"
+        hands[seat] &= ~(1 << c)
+        trick.append(c)
+        if len(trick) == n:
+            w = (leader + rules.winner(trick)) % n
+            if (side >> w) & 1:
+                total += rules.trick_score(trick, k)
+            leader, trick, k = w, [], k + 1
+    assert not any(hands) and not trick, "line stops before the end"
+    return total
+
+
+def random_position(rnd: random.Random, n, per_hand, deck_ranks=range(2, 15), played=None):
+    """Deal per_hand cards to each seat from the deck; then play `played` random legal-looking
+    cards into the current trick (taken from the seats after the leader)."""
+    deck = [s * 16 + r - 2 for s in range(4) for r in deck_ranks]
+    rnd.shuffle(deck)
+    hands = [0] * n
+    for i in range(n):
+        for c in deck[i * per_hand:(i + 1) * per_hand]:
+            hands[i] |= 1 << c
+    leader = rnd.randrange(n)
+    trick = []
+    for j in range(played or 0):
+        seat = (leader + j) % n
+        c = rnd.choice(bits(hands[seat]))
+        hands[seat] &= ~(1 << c)
+        trick.append(c)
+    return hands, leader, trick
+
+
+def random_rules(rnd: random.Random, n, tricks, sparse=True):
+    cp = [0] * 64
+    for c in range(64):
+        if (c & 15) < 13 and rnd.random() < (0.3 if sparse else 0.8):
+            cp[c] = rnd.randint(-5, 5)
+    tp = [rnd.choice([0, 0, 1, -1, 2, -3]) for _ in range(tricks)]
+    lr = 0
+    df = 0
+    if rnd.random() < 0.3:
+        lr = SUIT[rnd.randrange(4)]
+    elif rnd.random() < 0.2:
+        lr = 1 << rnd.choice([c for c in range(64) if (c & 15) < 13])
+    if rnd.random() < 0.2:
+        df = 1 << rnd.choice([c for c in range(64) if (c & 15) < 13])
+    elif rnd.random() < 0.15:
+        df = SUIT[rnd.randrange(4)]
+    return Rules(n, trump=rnd.choice([-1, -1, 0, 1, 2, 3]), inverted=rnd.random() < 0.25,
+                 card_points=cp, trick_points=tp, lead_restricted=lr, discard_forced=df)
+
+
+def check_position(search: Search, rules: Rules, hands, leader, trick, ti, side):
+    v, cv = oracle(rules, hands, leader, trick, ti, side)
+    assert search.value(hands, leader, trick, ti, side) == v
+    got = search.card_values(hands, leader, trick, ti, side)
+    assert dict(got) == cv
+    assert [c for c, _ in got] == sorted(cv)
+    line = search.line(hands, leader, trick, ti, side)
+    assert replay(rules, hands, leader, trick, ti, side, line) == v
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), per_hand=st.integers(1, 4),
+       played=st.integers(0, 3), extra=st.integers(0, 3), side_kind=st.integers(0, 2),
+       tt_log2=st.sampled_from([4, 8, 12]))
+def test_random_positions_match_oracle(seed, n, per_hand, played, extra, side_kind, tt_log2):
+    rnd = random.Random(seed)
+    played = min(played, n - 1)
+    if per_hand == 1:
+        played = min(played, n - 1)
+    hands, leader, trick = random_position(rnd, n, per_hand, played=played)
+    tricks = per_hand + extra
+    ti = rnd.randint(0, min(extra, 13 - per_hand))
+    rules = random_rules(rnd, n, min(13, max(tricks, ti + per_hand)))
+    if side_kind == 0:
+        side = 1 << rnd.randrange(n)
+    elif side_kind == 1:
+        a, b = rnd.sample(range(n), 2)
+        side = (1 << a) | (1 << b)
+    else:
+        side = rnd.randrange(1, 1 << n)
+    s = Search(tt_log2)
+    s.configure(*rules.args())
+    check_position(s, rules, hands, leader, trick, ti, side)
+
+
+def test_warm_table_across_sides_and_queries():
+    """One Search reused across many positions, sides and contracts stays exact."""
+    rnd = random.Random(7)
+    s = Search(10)
+    for it in range(60):
+        n = rnd.choice([3, 4])
+        rules = random_rules(rnd, n, 13, sparse=rnd.random() < 0.5)
+        s.configure(*rules.args())
+        hands, leader, trick = random_position(rnd, n, rnd.randint(2, 4), played=rnd.randint(0, n - 1))
+        for side in rnd.sample(range(1, 1 << n), 3):
+            v, cv = oracle(rules, hands, leader, trick, 0, side)
+            assert s.value(hands, leader, trick, 0, side) == v
+            assert dict(s.card_values(hands, leader, trick, 0, side)) == cv
+
+
+def test_played_deal_step_by_step():
+    """Follow a line card by card; each intermediate position keeps the value."""
+    rnd = random.Random(11)
+    for _ in range(10):
+        n = 4
+        rules = random_rules(rnd, n, 4)
+        s = Search(12)
+        s.configure(*rules.args())
+        hands, leader, trick = random_position(rnd, n, 4, deck_ranks=range(7, 15))
+        side = 0b0101
+        v, _ = oracle(rules, hands, leader, trick, 0, side)
+        line = s.line(hands, leader, trick, 0, side)
+        hs, ld, tr, k, got = list(hands), leader, [], 0, 0
+        for c in line:
+            assert s.value(hs, ld, tr, k, side) + got == v
+            seat = (ld + len(tr)) % n
+            hs[seat] &= ~(1 << c)
+            tr.append(c)
+            if len(tr) == n:
+                w = (ld + rules.winner(tr)) % n
+                if (side >> w) & 1:
+                    got += rules.trick_score(tr, k)
+                ld, tr, k = w, [], k + 1
+        assert got == v
+
+
+# ----------------------------------------------------------- hand-checked --
+
+S, H, D, C = 0, 1, 2, 3
+
+
+def card(suit, rank):
+    return suit * 16 + rank - 2
+
+
+def mask(*cards):
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def test_bridge_ending_finesse():
+    # N: AQ of spades, S: 2 3 of spades; E holds K: a finesse onside.  NS to take tricks.
+    n = 4
+    hands = [mask(card(S, 14), card(S, 12)), mask(card(S, 13), card(S, 4)),
+             mask(card(S, 2), card(S, 3)), mask(card(S, 5), card(S, 6))]
+    s = Search(10)
+    s.configure(n, -1, False, [0] * 64, [1] * 13, 0, 0)
+    # South (seat 2) leads toward AQ, West (seat 3) plays ... K is with East (seat 1) behind AQ:
+    assert s.value(hands, 2, [], 11, 0b0101) == 1
+    # K with West (seat 3), in front of AQ: both tricks.
+    hands2 = [hands[0], hands[3], hands[2], hands[1]]
+    assert s.value(hands2, 2, [], 11, 0b0101) == 2
+
+
+def test_no_hearts_forced_heart():
+    # 3 seats, 1 card each, hearts cost -2, seat 0 leads a spade and seat 1 must
+    # follow with its spade; seat 2 discards a heart onto the trick won by ...
+    hands = [mask(card(S, 10)), mask(card(S, 12)), mask(card(H, 7))]
+    cp = [0] * 64
+    for r in range(2, 15):
+        cp[card(H, r)] = -2
+    s = Search(8)
+    s.configure(3, -1, False, cp, [0] * 10, SUIT[H], 0)
+    assert s.value(hands, 0, [], 9, 0b010) == -2  # seat 1 wins the Q and the heart
+    assert s.value(hands, 0, [], 9, 0b001) == 0
+    assert s.value(hands, 0, [], 9, 0b101) == 0
+
+
+def test_no_king_forced_discard():
+    # The K of hearts must be discarded by a void follower (discard_forced).
+    kh = card(H, 13)
+    cp = [0] * 64
+    cp[kh] = -16
+    hands = [mask(card(S, 7), card(S, 8)), mask(card(S, 14), card(D, 9)), mask(kh, card(C, 7))]
+    s = Search(8)
+    s.configure(3, -1, False, cp, [0] * 10, mask(kh), mask(kh))
+    cv = dict(s.card_values(hands, 0, [], 8, 0b010))
+    # Any spade lead: seat 1 wins with the ace (or ducks with... it holds only the ace in spades)
+    # and seat 2, void in spades, must throw the K of hearts.
+    assert cv == {card(S, 7): -16, card(S, 8): -16}
+
+
+def test_misere_inverted_ranks():
+    # Inverted: the 7 beats the ace.  2 seats cannot play: use 3 seats, one trick.
+    hands = [mask(card(S, 14)), mask(card(S, 7)), mask(card(S, 10))]
+    s = Search(8)
+    s.configure(3, -1, True, [0] * 64, [1] * 8, 0, 0)
+    assert s.value(hands, 0, [], 7, 0b010) == 1
+    s.configure(3, -1, False, [0] * 64, [1] * 8, 0, 0)
+    assert s.value(hands, 0, [], 7, 0b001) == 1
+
+
+def test_trump_beats_led_suit():
+    hands = [mask(card(S, 14)), mask(card(H, 2)), mask(card(S, 13)), mask(card(D, 14))]
+    s = Search(8)
+    s.configure(4, H, False, [0] * 64, [1] * 13, 0, 0)
+    assert s.value(hands, 0, [], 12, 0b0010) == 1
+    assert s.card_values(hands, 0, [], 12, 0b0101) == [(card(S, 14), 0)]
+
+
+def test_mid_trick_and_empty_positions():
+    s = Search(8)
+    s.configure(4, -1, False, [0] * 64, [1] * 13, 0, 0)
+    assert s.value([0, 0, 0, 0], 0, [], 13, 1) == 0
+    assert s.line([0, 0, 0, 0], 0, [], 13, 1) == []
+    hands = [0, mask(card(S, 3)), mask(card(S, 14)), mask(card(S, 2))]
+    assert s.value(hands, 0, [card(S, 13)], 12, 0b0101) == 1
+    assert s.line(hands, 0, [card(S, 13)], 12, 0b0101) == [card(S, 3), card(S, 14), card(S, 2)]
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: s.value([1, 2, 4], 0, [], 0, 1),                       # 3 hands for 4 seats
+    lambda s: s.value([1, 1, 2, 4], 0, [], 0, 1),                    # overlapping hands
+    lambda s: s.value([1, 2, 4, 8], 4, [], 0, 1),                    # bad leader
+    lambda s: s.value([1, 2, 4, 8], 0, [], 0, 0),                    # empty side
+    lambda s: s.value([1, 2, 4, 8], 0, [], 0, 16),                   # side outside the seats
+    lambda s: s.value([1, 2, 4, 8], 0, [], 13, 1),                   # trick index too big
+    lambda s: s.value([1 << 13, 2, 4, 8], 0, [], 0, 1),              # not a card (rank 15)
+    lambda s: s.value([1 << 64, 2, 4, 8], 0, [], 0, 1),              # beyond 64 bits
+    lambda s: s.value([-1, 2, 4, 8], 0, [], 0, 1),                   # negative mask
+    lambda s: s.value([3, 4, 8, 16], 0, [], 0, 1),                   # sizes differ
+    lambda s: s.value([1, 4, 8, 16], 0, [0], 0, 1),                  # trick card in a hand
+    lambda s: s.value([0, 4, 8, 16], 0, [64], 0, 1),                 # trick card out of range
+    lambda s: s.value([0, 0, 0, 0], 0, [1, 2, 3, 5], 0, 1),          # trick too long
+    lambda s: s.value([0, 0, 8, 0], 0, [1, 2], 0, 1),                # sizes vs trick
+    lambda s: s.value([0, 4, 8, 16], 0, [0, 0], 0, 1),               # sizes vs trick
+    lambda s: s.value([0, 0, 0, 0], 0, [1], 0, 1),                   # nobody can follow
+    lambda s: s.value([0, 4, 8, 16], 0, [0], 13, 1),                 # trick index
+    lambda s: s.value("abc", 0, [], 0, 1),                           # not masks
+])
+def test_bad_queries_raise_valueerror(call):
+    s = Search(8)
+    s.configure(4, -1, False, [0] * 64, [1] * 13, 0, 0)
+    with pytest.raises(ValueError) as info:
+        call(s)
+    assert "\n" not in str(info.value)
+
+
+def test_valid_mid_trick_queries():
+    s = Search(8)
+    s.configure(4, -1, False, [0] * 64, [1] * 13, 0, 0)
+    assert s.value([0, 4, 8, 16], 0, [0], 12, 0b0101) == 0   # seat 3 wins with the 6
+    assert s.value([0, 4, 8, 16], 0, [0], 12, 0b1000) == 1
+    assert s.value([0, 0, 8, 16], 0, [1, 2], 12, 0b1010) == 1  # seat 3 wins with the 6
+
+@pytest.mark.parametrize("bad", [
+    lambda s: s.configure(2, -1, False, [0] * 64, [1] * 13, 0, 0),
+    lambda s: s.configure(5, -1, False, [0] * 64, [1] * 13, 0, 0),
+    lambda s: s.configure(4, 4, False, [0] * 64, [1] * 13, 0, 0),
+    lambda s: s.configure(4, -2, False, [0] * 64, [1] * 13, 0, 0),
+    lambda s: s.configure(4, -1, False, [0] * 63, [1] * 13, 0, 0),
+    lambda s: s.configure(4, -1, False, [0] * 64, [1] * 14, 0, 0),
+    lambda s: s.configure(4, -1, False, [0] * 64, [], 0, 0),
+    lambda s: s.configure(4, -1, False, [0] * 64, [1] * 13, -1, 0),
+    lambda s: s.configure(4, -1, False, [0] * 64, [1] * 13, 0, 1 << 64),
+    lambda s: s.configure(4, -1, False, ["x"] * 64, [1] * 13, 0, 0),
+    lambda s: s.configure(4, -1, False, [1 << 40] * 64, [1] * 13, 0, 0),
+])
+def test_bad_configure_raises_valueerror(bad):
+    s = Search(8)
+    with pytest.raises(ValueError) as info:
+        bad(s)
+    assert "\n" not in str(info.value)
+
+
+def test_query_before_configure_raises():
+    with pytest.raises(ValueError):
+        Search(8).value([1, 2, 4, 8], 0, [], 0, 1)
+
+
+def test_stats_counters():
+    s = Search(10)
+    s.configure(4, -1, False, [0] * 64, [1] * 13, 0, 0)
+    rnd = random.Random(3)
+    hands, leader, trick = random_position(rnd, 4, 5)
+    s.reset_stats()
+    s.value(hands, leader, trick, 0, 0b0101)
+    assert s.nodes > 0 and s.tt_probes >= s.tt_hits >= 0
+    s.reset_stats()
+    assert (s.nodes, s.tt_hits, s.tt_probes) == (0, 0, 0)
