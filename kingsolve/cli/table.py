@@ -1,0 +1,55 @@
+import click
+
+from ..layout import Layout, parse_seat
+from ..reporting import table as report
+from ..table import ReferenceSolver, make_table, parse_contracts
+from .common import output_options, progress_option, show_progress, variant_options
+
+
+@click.command()
+@click.argument("layout")
+@variant_options
+@click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
+@click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
+              help="Only these contracts, comma-separated (trump games as trump:H; a bare trump game means every trump).")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+              help="Also draw the grid as a heatmap.")
+@click.option("--tt-size", default=20, show_default=True, type=click.IntRange(10, 28),
+              help="Transposition table size, log2 of entries.")
+@click.option("--reference", "use_reference", is_flag=True,
+              help="Use the pure-Python reference solver (small end positions only; slow).")
+@progress_option
+@output_options
+def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference, progress, fmt):
+    """Every contract (and every trump) × every seat for one layout.
+
+    LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
+    FIRST).  Each value is the signed points that seat takes alone from the
+    layout on, best play against all the others together."""
+    lay = Layout.from_str(layout)
+    lay.check(variant)
+    lead = parse_seat(leader, variant.n_seats) if leader else lay.first
+    chosen = parse_contracts(variant, contracts)
+    if use_reference:
+        solver = ReferenceSolver()
+    else:
+        from ..solver import Solver
+        solver = Solver(tt_size)
+    bar = None
+    if show_progress(progress):
+        from tqdm import tqdm
+        bar = tqdm(total=len(chosen), unit="contract", file=click.get_text_stream("stderr"))
+    try:
+        result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver,
+                            progress=(bar.update if bar is not None else None))
+    finally:
+        if bar is not None:
+            bar.close()
+    if plot_path:
+        report.plot(result, plot_path)
+    if fmt == "json":
+        click.echo(report.to_json(result))
+    elif fmt == "csv":
+        click.echo(report.to_csv(result))
+    else:
+        click.echo(report.to_text(result))

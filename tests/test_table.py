@@ -1,0 +1,133 @@
+"""`kingsolve table`: the contract × seat grid of one layout, checked against
+the pure-Python reference solver and against values worked out by hand."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("kingsolve._core")
+
+from kingsolve import reference
+from kingsolve.cards import cards_of
+from kingsolve.cli import main
+from kingsolve.errors import InvalidRulesError
+from kingsolve.layout import Layout
+from kingsolve.solver import Deal, Solver
+from kingsolve.table import ReferenceSolver, all_contracts, make_table, parse_contracts
+from kingsolve.variants import get_variant
+
+# Three seats, two cards each: seat 1 ♥A7, seat 2 ♥K8, seat 3 ♠K8.
+TINY = "1:.A7.. .K8.. K8..."
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def random_layout(variant, hand_size, seed):
+    rng = np.random.default_rng(seed)
+    deck = list(cards_of(variant.deck))
+    order = rng.permutation(len(deck))
+    hands = [0] * variant.n_seats
+    for i, p in enumerate(order[: variant.n_seats * hand_size]):
+        hands[i // hand_size] |= 1 << deck[p]
+    return Layout(tuple(hands), 0)
+
+
+def test_tiny_layout_by_hand():
+    # Worked by hand.  no-hearts, seat 1 leads: whatever seat 1 leads, the
+    # coalition makes the ♥A win a trick with two hearts in it (-4); seat 2
+    # likewise cannot escape taking one trick of two hearts (-4); seat 3
+    # holds spades only and discards: 0.  In trump ♥ (+3 a trick) seat 1's ♥A
+    # and seat 2's ♥K are each worth one trick; seat 3 has no trump: 0.
+    v = get_variant("ua3")
+    t = make_table(Layout.from_str(TINY), v, contracts=parse_contracts(v, "no-hearts,trump:H"),
+                   solver=ReferenceSolver())
+    assert [(r.contract.name, r.values) for r in t.rows] == [("no-hearts", (-4, -4, 0)), ("trump", (3, 3, 0))]
+
+
+def test_every_contract_and_trump_is_a_row():
+    v = get_variant("ua3")
+    t = make_table(Layout.from_str(TINY), v, solver=ReferenceSolver())
+    labels = [(r.contract.name, r.contract.trump) for r in t.rows]
+    expected = [(n, tr) for n in v.contracts for tr in v.trump_choices(n)]
+    assert labels == expected
+    assert len(labels) == 14 + 4 + 5 + 5  # 7 penalty + 7 mirror, trump ×4, misère ×5, tricks ×5
+
+
+@pytest.mark.parametrize("vid,hand_size,seed", [("ua3", 3, 1), ("ru4", 2, 2), ("king52", 2, 3), ("ru3", 3, 4)])
+def test_native_grid_equals_reference(vid, hand_size, seed):
+    """The grid through the native facade, cell by cell, against the minimax oracle."""
+    v = get_variant(vid)
+    lay = random_layout(v, hand_size, seed)
+    leader = seed % v.n_seats
+    t = make_table(lay, v, leader=leader, solver=Solver(16))
+    assert t.leader == leader
+    for row in t.rows:
+        deal = Deal.from_layout(row.contract, lay, leader)
+        want = tuple(reference.value(deal.rules, deal.position, 1 << k) + deal.rules.seat_base
+                     for k in range(v.n_seats))
+        assert row.values == want, (str(lay), leader + 1, row.contract)
+
+
+def test_parse_contracts():
+    v = get_variant("ru4")
+    assert [c.trump for c in parse_contracts(v, "trump")] == [0, 1, 2, 3]
+    assert [(c.name, c.trump) for c in parse_contracts(v, "no-king, misere:S")] == [
+        ("no-king", None), ("misere", 0)]
+    assert len(parse_contracts(v, None)) == len(all_contracts(v))
+    with pytest.raises(InvalidRulesError, match="no contract 'minus'"):
+        parse_contracts(v, "minus")
+    with pytest.raises(InvalidRulesError, match="cannot be played with trump NT"):
+        parse_contracts(v, "trump:NT")
+
+
+def test_cli_text_diagram_and_grid():
+    r = run("table", TINY, "-V", "ua3", "--reference", "-C", "no-hearts,trump:H")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "ua3  1:.A7.. .K8.. K8...  seat 1 leads, 2 tricks"
+    assert lines[2].split() == ["seat", "1", "(leads)", "seat", "2", "seat", "3"]
+    assert lines[3].split() == ["♠—", "♠—", "♠K8"]
+    assert lines[4].split() == ["♥A7", "♥K8", "♥—"]
+    assert lines[8].split() == ["contract", "trump", "seat", "1", "seat", "2", "seat", "3"]
+    assert lines[9].split() == ["no-hearts", "-4", "-4", "+0"]
+    assert lines[10].split() == ["trump", "♥", "+3", "+3", "+0"]
+
+
+def test_cli_leader_json_csv():
+    # Seat 2 leads: no-hearts by hand.  Seat 2 leads ♥8 or ♥K; either way the
+    # coalition can hand seat 1 a heart trick (seat 1 must follow), and seat 2
+    # alone still cannot avoid a two-heart trick: values -4, -4, 0 again.
+    r = run("table", TINY, "-V", "ua3", "--reference", "-C", "no-hearts", "--leader", "II", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj == {"layout": TINY, "variant": "ua3", "leader": 2, "seats": [1, 2, 3],
+                   "rows": [{"contract": "no-hearts", "trump": None, "values": [-4, -4, 0]}]}
+    # Trump ♠: seat 3 (♠K8) ruffs the heart lead and then leads a trump: both tricks, +6.
+    r = run("table", TINY, "-V", "ua3", "--reference", "-C", "trump:S", "-F", "csv")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == ["layout,variant,leader,contract,trump,seat1,seat2,seat3",
+                                     f"{TINY},ua3,1,trump,S,0,0,6"]
+
+
+def test_cli_plot(tmp_path):
+    out = tmp_path / "grid.png"
+    r = run("table", TINY, "-V", "ua3", "--reference", "-C", "no-hearts,no-king", "--plot", out)
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["1:.A7.. .K8.. K8..X", "-V", "ua3"], "seat 3"),
+    (["1:.A7.. .K8.. AK...", "-V", "ua3"], "♠A is in the talon of ua3"),
+    ([TINY, "-V", "ru4"], "3 hands, but ru4 has 4 seats"),
+    ([TINY, "-V", "ua3", "-C", "no-kings-jacks"], "ua3 has no contract 'no-kings-jacks'"),
+    ([TINY, "-V", "ua3", "--leader", "5"], "seat '5' is not one of 1..3"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args, message):
+    r = run("table", *args)
+    assert r.exit_code == 2
+    assert message in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
