@@ -24,7 +24,8 @@ SEAT_NAMES = {
 
 def parse_seat(text, n_seats: int) -> int:
     """A seat as written by a user (``1``..``N``, ``I II III IV``, ``N E S W``) → 0-based."""
-    t = str(text).strip().upper()
+    # Upper case; the Cyrillic І of Ukrainian texts (ІІ, ІІІ) reads as the Roman I.
+    t = str(text).strip().upper().replace("\u0406", "I")
     if t.isdigit():
         s = int(t)
     elif t in SEAT_NAMES and (t not in "NESW" or n_seats == 4):
@@ -89,8 +90,9 @@ def parse_hand(text: str, where: str = "hand") -> int:
                 raise InvalidLayoutError(f"{where}: ranks {buf!r} before any suit marker in {text!r}")
             if suit is not None:
                 got = _ranks(buf, suit, where)
-                if mask & got:
-                    raise InvalidLayoutError(f"{where}: suit {SUIT_SYMBOLS[suit]} given twice in {text!r}")
+                if mask & got:  # the same suit may be given twice, but not the same card
+                    raise InvalidLayoutError(
+                        f"{where}: {card_symbol((mask & got).bit_length() - 1)} written twice in {text!r}")
                 mask |= got
             if ch != "\0":
                 suit, buf = SUIT_MARKERS[ch], ""
@@ -137,13 +139,19 @@ class Layout:
     def from_str(cls, text: str) -> "Layout":
         src = clean(text).strip()
         first, body = 0, src
-        m = re.match(r"^\s*([0-9]+|IV|III|II|I|[NESW])\s*:", src)
+        # FIRST: a seat number, I..IV or N E S W (any case); anything else
+        # before the colon is reported as an unknown seat by parse_seat.
+        m = re.match(r"^\s*([^\s:./|]+)\s*:", src)
         if m:
             first_token, body = m.group(1), src[m.end():]
         else:
             first_token = None
         if re.search(r"[/|]", body):
             chunks = [c for c in re.split(r"[/|]", body)]
+            for k, chunk in enumerate(chunks):
+                if not chunk.strip():
+                    raise InvalidLayoutError(
+                        f"layout {text!r}: hand {k + 1} is empty (nothing between the separators '/' or '|')")
         else:
             chunks = body.split()
             if not all("." in c for c in chunks):
@@ -161,7 +169,10 @@ class Layout:
             h = parse_hand(chunk, where=f"layout hand of seat {seat + 1}")
             dup = seen & h
             if dup:
-                raise InvalidLayoutError(f"layout {text!r}: {card_symbol(dup.bit_length() - 1)} is dealt twice")
+                c = dup.bit_length() - 1
+                other = next(s for s in range(n) if hands[s] & bit(c))
+                raise InvalidLayoutError(
+                    f"layout {text!r}: {card_symbol(c)} is dealt twice (seats {other + 1} and {seat + 1})")
             seen |= h
             hands[seat] = h
         return cls(tuple(hands), first)
@@ -185,7 +196,8 @@ class Layout:
         if outside:
             c = outside.bit_length() - 1
             where = "is in the talon" if variant.talon & bit(c) else "is not in the deck"
-            raise InvalidLayoutError(f"{card_symbol(c)} {where} of {variant.id}")
+            seat = next(k for k, h in enumerate(self.hands) if h & bit(c))
+            raise InvalidLayoutError(f"{card_symbol(c)} {where} of {variant.id} (held by seat {seat + 1})")
         sizes = [count(h) for h in self.hands]
         if equal and len(set(sizes)) != 1:
             raise InvalidLayoutError(
