@@ -551,6 +551,10 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
         order = ["accept", "play", "write-two"]
         summary["decision"] = max(order, key=lambda k: (alternatives.get(k, -10**18), -order.index(k)))
     else:
+        for c in choices:
+            key = f"dealer:{c.name}"
+            if key in t:
+                table.loc[c.name, "dealer_mean"], table.loc[c.name, "dealer_se"] = _stats(t[key])
         bids, bsum = _king52_bids(variant, choices, t, seller_choice, m)
         summary.update(bsum)
 

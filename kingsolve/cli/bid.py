@@ -1,0 +1,114 @@
+import sys
+
+import click
+
+from ..bid import ROLES, analyse, default_jobs
+from ..errors import InvalidLayoutError
+from ..layout import parse_hand, parse_seat
+from ..reporting import bid as report
+from .common import InputError, output_options, progress_option, show_progress, variant_options
+
+
+def _seat(text, n, what):
+    try:
+        return parse_seat(text, n)
+    except InvalidLayoutError as err:
+        raise InputError(f"{what}: {err}") from err
+
+
+def _known(items, n):
+    out = []
+    for item in items:
+        who, sep, cards = item.partition(":")
+        if not sep or not cards.strip():
+            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
+        seat = "talon" if who.strip().lower() == "talon" else _seat(who, n, f"--known {item!r}")
+        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
+    return out
+
+
+@click.command()
+@variant_options
+@click.option("--hand", "-H", required=True, metavar="CARDS",
+              help="The seat's cards, with suit markers ('♠KQ ♥AQJ10 ♦AJ7 ♣10') or dotted PBN (KQ.AQJT.AJ7.T). "
+                   "A seller may give only his first three cards.")
+@click.option("--seat", "-s", default=None, metavar="SEAT",
+              help="The deciding seat (default: the seat after the seller; the seller himself with --role seller).")
+@click.option("--role", "-r", type=click.Choice(ROLES), default=None,
+              help="buyer: how many tricks to offer for the seller's game (ru4, ua3, ru3; default); "
+                   "seller: which trump to name, accept an offer or write two tricks each; "
+                   "bidder: king52 auction, the best +N / -N bid (default in king52).")
+@click.option("--seller", default="1", show_default=True, metavar="SEAT",
+              help="The first hand, who names the trump and may sell (the dealer in king52).")
+@click.option("--seller-trump", default=None, metavar="GAME",
+              help="The game the seller named, defended when not buying: S H D C misere "
+                   "(king52: S H D C NT minus-S … minus-NT).  Default: every game, the most cautious offer.")
+@click.option("--buyer", default=None, metavar="SEAT",
+              help="--role seller: the seat that made the offer (default: the seat after the seller).")
+@click.option("--offer", type=click.IntRange(0), default=None, metavar="N",
+              help="--role seller: the tricks offered for the game; accept or refuse?")
+@click.option("--known", multiple=True, metavar="SEAT:CARDS",
+              help="Cards known to be in another hand (talon:CARDS for ru3's hidden talon); repeatable.")
+@click.option("--samples", "-n", type=click.IntRange(1), default=1000, show_default=True,
+              help="Deals to simulate.")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Random seed (default: a fresh one, printed with the result).")
+@click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes, each with its own solver; 0 = every core.  Results never depend on it.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw the trick distribution of every game to FILE.png.")
+@click.option("--tt-size", default=18, show_default=True, type=click.IntRange(10, 28),
+              help="Transposition table size per process, log2 of entries.")
+@output_options
+@progress_option
+def bid(variant, hand, seat, role, seller, seller_trump, buyer, offer, known, samples, seed, jobs, plot_path,
+        tt_size, fmt, progress):
+    """Monte Carlo + double-dummy advice for buying a trump game (хваленки) or
+    bidding in the king52 auction.
+
+    The cards the seat cannot see are dealt at random SAMPLES times (consistent
+    with --hand and --known), every deal is solved double dummy for every game
+    the seat could name, and the distribution is reported: mean tricks ± standard
+    error, P(tricks ≥ k), expected points, the recommended game, and the most
+    tricks worth offering (buyer), accept / play / write two tricks (seller),
+    or the best +N / -N bid (king52).  Every report prints its seed and sample
+    count; the same seed gives the same result for any --jobs.
+
+    Example: kingsolve bid -V ua3 --hand "♠KQ ♥AQJ10 ♦AJ7 ♣10" --seat 2 --seller-trump C"""
+    n = variant.n_seats
+    hand_mask = parse_hand(hand, where="--hand")
+    seller_seat = _seat(seller, n, "--seller")
+    seat_k = _seat(seat, n, "--seat") if seat is not None else None
+    buyer_k = _seat(buyer, n, "--buyer") if buyer is not None else None
+    known_pairs = _known(known, n)
+    workers = default_jobs() if jobs == 0 else jobs
+    bar = None
+    if show_progress(progress):
+        from tqdm import tqdm
+        tqdm.monitor_interval = 0
+        bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
+    try:
+        result = analyse(variant, hand_mask, seat=seat_k, role=role, seller=seller_seat, buyer=buyer_k,
+                         known=known_pairs, offer=offer, seller_trump=seller_trump, samples=samples, seed=seed,
+                         jobs=workers, progress=bar.update if bar else None, tt_log2=tt_size)
+    except KeyboardInterrupt:
+        if bar:
+            bar.close()
+        click.echo("interrupted before the first block of samples was finished", err=True)
+        raise click.exceptions.Exit(130)
+    finally:
+        if bar:
+            bar.close()
+    if fmt == "json":
+        click.echo(report.to_json(result))
+    elif fmt == "csv":
+        click.echo(report.to_csv(result))
+    else:
+        click.echo(report.to_text(result))
+    if plot_path:
+        report.plot(result, plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+    if result.interrupted:
+        click.echo(f"interrupted: {result.samples} of {result.requested} samples finished (seed {result.seed})",
+                   err=True)
+        raise click.exceptions.Exit(130)
