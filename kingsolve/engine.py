@@ -138,17 +138,27 @@ def check_play(rules: DealRules, pos: Position, c: int) -> None:
     if legal_mask(rules, pos) & bit(c):
         return
     if not pos.trick:
-        raise IllegalPlayError(f"{where}: {card_symbol(c)} may not be led while holding another card",
+        lr = rules.lead_restricted
+        if count(lr) == 1:  # king52's no-King: the K♥ itself
+            why = "may not be led unless it is the last card"
+        elif lr == SUIT_MASKS[suit_of(c)]:  # no hearts, no King, erajlash: the heart-lead ban
+            why = f"may not be led: no {'♠♥♦♣'[suit_of(c)]} lead while holding another suit"
+        else:
+            why = "may not be led while holding another card"
+        raise IllegalPlayError(f"{where}: {card_symbol(c)} {why}",
                                trick=pos.trick_index + 1, seat=seat + 1, card=c, reason="forbidden-lead")
     led = suit_of(pos.trick[0])
     if hand & SUIT_MASKS[led]:
-        raise IllegalPlayError(f"{where}: revoke, {card_symbol(c)} played holding {'♠♥♦♣'[led]}",
+        raise IllegalPlayError(f"{where}: revoke, {card_symbol(c)} played to a {'♠♥♦♣'[led]} lead while holding "
+                               f"{'♠♥♦♣'[led]}",
                                trick=pos.trick_index + 1, seat=seat + 1, card=c, reason="revoke")
     forced = hand & rules.discard_forced
     if forced == bit(forced.bit_length() - 1) and count(rules.discard_forced) == 1:
-        raise IllegalPlayError(f"{where}: the King of hearts withheld, {card_symbol(c)} played instead",
+        raise IllegalPlayError(f"{where}: the King of hearts withheld: void in {'♠♥♦♣'[led]}, the ♥K must be "
+                               f"discarded, {card_symbol(c)} played instead",
                                trick=pos.trick_index + 1, seat=seat + 1, card=c, reason="king-withheld")
-    raise IllegalPlayError(f"{where}: must trump, {card_symbol(c)} played instead",
+    trumps = "♠♥♦♣"[rules.trump] if rules.trump >= 0 else "a forced card"
+    raise IllegalPlayError(f"{where}: void in {'♠♥♦♣'[led]}, must trump ({trumps}), {card_symbol(c)} played instead",
                            trick=pos.trick_index + 1, seat=seat + 1, card=c, reason="must-trump")
 
 
