@@ -1,0 +1,88 @@
+import secrets
+
+import click
+
+from ..reporting import stats as report
+from ..stats import make_spec, peek_seed, run_stats, summarise
+from ..table import parse_contracts
+from .common import InputError, output_options, progress_option, show_progress, variant_options
+
+
+@click.command()
+@variant_options
+@click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
+              help="Contracts to solve, comma-separated (trump games as trump:H; a bare trump game means every "
+                   "trump). Default: every contract of the variant.")
+@click.option("--deals", "-n", "n_deals", default=100, show_default=True, type=click.IntRange(1, None),
+              help="Number of random deals.")
+@click.option("--seed", default=None, type=click.IntRange(0, None),
+              help="Seed of the run (deal k is the same for a seed whatever --jobs). Default: a random one, printed.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Worker processes on this machine.")
+@click.option("--out", "out", default=None, metavar="FILE.csv|FILE.parquet",
+              help="Stream every row (deal × contract × seat) to this file as it is computed.")
+@click.option("--resume", is_flag=True, help="Continue the run in --out: solve only the deals it lacks.")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+              help="Box plots of every contract's values by seat position.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on an existing Dask cluster (tcp://host:8786); needs the 'cluster' extra.")
+@click.option("--leader", "-l", default="1", show_default=True, metavar="SEAT|rotate",
+              help="Seat on lead in every deal, or 'rotate' (deal k: seat k mod N + 1).")
+@click.option("--hand-size", default=None, type=click.IntRange(1, None), metavar="K",
+              help="Deal K cards a hand instead of the full hand (end positions; faster).")
+@click.option("--chunk-size", default=None, type=click.IntRange(1, None), metavar="D",
+              help="Deals per task and per write (default: up to 25, about 4 tasks a job).")
+@click.option("--tt-size", default=18, show_default=True, type=click.IntRange(10, 28),
+              help="Transposition table size of each worker, log2 of entries.")
+@progress_option
+@output_options
+def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, scheduler, leader, hand_size,
+          chunk_size, tt_size, progress, fmt):
+    """Double-dummy statistics over random deals.
+
+    Every deal is solved for every contract and every seat (each seat alone
+    against the rest); the report gives the mean and the distribution per
+    contract and seat position, how much being on lead is worth, and how often
+    the holder of the ♥K can be forced to take it in no-King.  The seed and the
+    number of deals are printed with every report."""
+    if resume and not out:
+        raise InputError("--resume needs --out FILE (the run to continue)")
+    if scheduler and jobs != 1:
+        raise InputError("give --jobs or --scheduler, not both (the cluster decides its own workers)")
+    if seed is None and resume:
+        seed = peek_seed(out)
+    if seed is None:
+        seed = secrets.randbits(32)
+    chosen = parse_contracts(variant, contracts)
+    spec = make_spec(variant, _options(), chosen, seed=seed, hand_size=hand_size, leader=leader,
+                     tt_log2=tt_size)
+    bar = None
+    if show_progress(progress):
+        from tqdm import tqdm
+        bar = tqdm(total=n_deals, unit="deal", file=click.get_text_stream("stderr"))
+    try:
+        run = run_stats(spec, n_deals, jobs=jobs, out=out, resume=resume, scheduler=scheduler,
+                        chunk_size=chunk_size, progress=(bar.update if bar is not None else None))
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = summarise(run)
+    if plot_path:
+        report.plot(summary, plot_path)
+    if fmt == "json":
+        click.echo(report.to_json(summary))
+    elif fmt == "csv":
+        click.echo(report.to_csv(summary))
+    else:
+        click.echo(report.to_text(summary))
+    if run.interrupted:
+        for line in report.notes(summary):
+            if line.startswith("interrupted"):
+                click.echo(line, err=True)
+        raise SystemExit(130)
+
+
+def _options():
+    """The -o options as given (kept with the rows, checked on --resume)."""
+    ctx = click.get_current_context()
+    return tuple(ctx.params.get("options", ()) or ())

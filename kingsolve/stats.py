@@ -1,0 +1,508 @@
+"""Statistics over random deals (`kingsolve stats`).
+
+Deal ``k`` of a run with seed ``S`` is dealt from its own generator,
+``numpy.random.default_rng(SeedSequence(S, spawn_key=(k,)))``, so it is the
+same deal whatever the number of jobs, the chunking, the machine (a Dask
+cluster) or an interrupted and resumed run.  Every deal is solved double
+dummy for every chosen contract and every seat (each seat alone against the
+others, the value in signed score-sheet points), one row per deal × contract
+× seat.  Rows stream to the output file chunk by chunk (CSV: append and
+flush; Parquet: a directory of part files, each written whole), so an
+interrupted run keeps what it finished and ``resume`` continues it.
+
+The summary (pandas) answers what players ask: the mean and distribution of
+every contract per seat position (1 = on lead), how much being on lead is
+worth, and how often the holder of the King of hearts (кинг / кінг) can be
+forced to take it in no-King (не брать кинга) — or make sure of it in plus-King.
+"""
+from __future__ import annotations
+
+import math
+import os
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import SUIT_LETTERS, bit, cards_of
+from .errors import InvalidRulesError, KingsolveError
+from .layout import Layout, format_hand
+from .table import contract_label
+from .variants import GAME_CONTRACTS, KING_OF_HEARTS, Variant, get_variant
+
+COLUMNS = ["deal", "seed", "variant", "options", "hand_size", "leader", "layout",
+           "contract", "trump", "seat", "position", "hand", "value"]
+
+
+class StatsFileError(KingsolveError):
+    """An output file that cannot be resumed (or would be overwritten)."""
+
+
+@dataclass(frozen=True)
+class StatsSpec:
+    """Everything that determines the rows of a run (picklable, for workers)."""
+    variant_id: str
+    options: tuple          # "key=value" strings as given
+    contracts: tuple        # (name, trump or None) pairs, in report order
+    seed: int
+    hand_size: int
+    leader: str             # "1".."N" (a fixed seat) or "rotate" (deal k: seat k mod N + 1)
+    tt_log2: int = 18
+
+    @property
+    def variant(self) -> Variant:
+        return get_variant(self.variant_id, self.options)
+
+    @property
+    def options_text(self) -> str:
+        return " ".join(self.options)
+
+    def leader_of(self, k: int) -> int:
+        """0-based leader of deal ``k``."""
+        n = self.variant.n_seats
+        return k % n if self.leader == "rotate" else int(self.leader) - 1
+
+    @property
+    def rows_per_deal(self) -> int:
+        return len(self.contracts) * self.variant.n_seats
+
+    def labels(self) -> list[str]:
+        v = self.variant
+        return [contract_label(v.contract(n, t)) for n, t in self.contracts]
+
+
+def make_spec(variant: Variant, options, contracts, *, seed: int, hand_size: int | None = None,
+              leader: str = "1", tt_log2: int = 18) -> StatsSpec:
+    """Check the run's parameters against the variant and freeze them."""
+    hs = variant.hand_size if hand_size is None else int(hand_size)
+    if not 1 <= hs <= variant.hand_size:
+        raise InvalidRulesError(f"--hand-size {hs}: {variant.id} deals 1..{variant.hand_size} cards a hand")
+    lead = str(leader).strip().lower()
+    if lead != "rotate":
+        if not lead.isdigit() or not 1 <= int(lead) <= variant.n_seats:
+            raise InvalidRulesError(f"--leader {leader!r}: a seat 1..{variant.n_seats} or 'rotate'")
+    if seed < 0:
+        raise InvalidRulesError(f"--seed {seed}: must be 0 or more")
+    return StatsSpec(variant.id, tuple(options), tuple((c.name, c.trump) for c in contracts),
+                     int(seed), hs, lead, tt_log2)
+
+
+def deal_layout(spec: StatsSpec, k: int) -> Layout:
+    """Random deal number ``k`` (0-based) of the run: ``hand_size`` cards to each
+    seat from the variant's deck (the talon, and any undealt cards, out of play)."""
+    v = spec.variant
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(k,)))
+    deck = list(cards_of(v.deck))
+    order = rng.permutation(len(deck))
+    hs = spec.hand_size
+    hands = [0] * v.n_seats
+    for i, p in enumerate(order[: v.n_seats * hs]):
+        hands[i // hs] |= bit(deck[p])
+    return Layout(tuple(hands), 0)
+
+
+_local = threading.local()
+
+
+def _solver(tt_log2: int):
+    """One Solver per thread (a Solver is not thread-safe), kept for the next chunk."""
+    s = getattr(_local, "solver", None)
+    if s is None or getattr(_local, "tt_log2", None) != tt_log2:
+        from .solver import Solver
+        s = _local.solver = Solver(tt_log2)
+        _local.tt_log2 = tt_log2
+    return s
+
+
+def solve_deals(spec: StatsSpec, deals) -> list[dict]:
+    """The rows of deals ``deals`` (indices): deal × contract × seat.  Runs in
+    a worker (a process of the pool, or a Dask worker)."""
+    from .solver import Deal
+    v = spec.variant
+    n = v.n_seats
+    solver = _solver(spec.tt_log2)
+    contracts = [v.contract(name, trump) for name, trump in spec.contracts]
+    rows = []
+    for k in deals:
+        lay = deal_layout(spec, k)
+        lead = spec.leader_of(k)
+        text = str(lay)
+        hands = [format_hand(h) for h in lay.hands]
+        for c in contracts:
+            deal = Deal.from_layout(c, lay, lead)
+            trump = c.trump_letter if c.name in GAME_CONTRACTS else ""
+            for seat in range(n):
+                rows.append({
+                    "deal": int(k), "seed": spec.seed, "variant": spec.variant_id, "options": spec.options_text,
+                    "hand_size": spec.hand_size, "leader": lead + 1, "layout": text,
+                    "contract": c.name, "trump": trump, "seat": seat + 1,
+                    "position": (seat - lead) % n + 1, "hand": hands[seat],
+                    "value": int(solver.value(deal, 1 << seat)),
+                })
+    return rows
+
+
+# --- output files ---------------------------------------------------------------------------------
+
+def _read_csv(path):
+    import pandas as pd
+    return pd.read_csv(path, keep_default_na=False, dtype={"trump": str, "options": str, "layout": str,
+                                                          "hand": str, "contract": str, "variant": str})
+
+
+class CsvSink:
+    """Rows appended to a CSV file, one write and flush per chunk."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def exists(self) -> bool:
+        return os.path.exists(self.path) and os.path.getsize(self.path) > 0
+
+    def read(self):
+        # An interrupted write can leave a partial last line: drop it.
+        with open(self.path, "rb") as f:
+            data = f.read()
+        if data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            with open(self.path, "r+b") as f:
+                f.truncate(cut)
+        if os.path.getsize(self.path) == 0:
+            return None
+        df = _read_csv(self.path)
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise StatsFileError(f"{self.path}: not a kingsolve stats file (no column {missing[0]!r})")
+        return df
+
+    def rewrite(self, df) -> None:
+        tmp = self.path + ".tmp"
+        df[COLUMNS].to_csv(tmp, index=False)
+        os.replace(tmp, self.path)
+
+    def write(self, rows) -> None:
+        import csv
+        new = not self.exists()
+        with open(self.path, "a", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+            if new:
+                w.writeheader()
+            w.writerows(rows)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+class ParquetSink:
+    """Rows as a Parquet dataset: a directory with one part file per chunk,
+    each written to a hidden temporary name and renamed when complete."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def exists(self) -> bool:
+        if os.path.isfile(self.path):
+            raise StatsFileError(f"{self.path}: a file; Parquet output is a directory of parts")
+        return os.path.isdir(self.path) and any(p.endswith(".parquet") for p in os.listdir(self.path))
+
+    def read(self):
+        import pandas as pd
+        if not self.exists():
+            return None
+        df = pd.read_parquet(self.path)
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise StatsFileError(f"{self.path}: not a kingsolve stats dataset (no column {missing[0]!r})")
+        return df
+
+    def _part(self, df, name):
+        os.makedirs(self.path, exist_ok=True)
+        tmp = os.path.join(self.path, f".{name}.tmp")
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, os.path.join(self.path, name))
+
+    def rewrite(self, df) -> None:
+        for p in os.listdir(self.path):
+            if p.endswith(".parquet"):
+                os.remove(os.path.join(self.path, p))
+        self._part(df[COLUMNS], "part-00000000.parquet")
+
+    def write(self, rows) -> None:
+        import pandas as pd
+        df = pd.DataFrame(rows, columns=COLUMNS)
+        self._part(df, f"part-{int(df['deal'].min()):08d}-{int(df['deal'].max()):08d}.parquet")
+
+
+def make_sink(path):
+    p = str(path)
+    if p.endswith(".parquet"):
+        return ParquetSink(p)
+    if p.endswith(".csv"):
+        return CsvSink(p)
+    raise StatsFileError(f"--out {p!r}: write FILE.csv or FILE.parquet")
+
+
+def check_resumable(df, spec: StatsSpec, path: str):
+    """Raise StatsFileError unless the rows in ``df`` come from the same run
+    parameters as ``spec``; return them without incomplete deals, and whether
+    any were dropped."""
+    def one(col):
+        vals = sorted(set(df[col].astype(str)))
+        return vals
+    for col, want in (("seed", str(spec.seed)), ("variant", spec.variant_id),
+                      ("options", spec.options_text), ("hand_size", str(spec.hand_size))):
+        got = one(col)
+        if got != [want]:
+            raise StatsFileError(f"{path}: written with {col} {', '.join(got) or '(none)'}, "
+                                 f"this run has {col} {want or '(none)'}")
+    have = set(zip(df["contract"], df["trump"].astype(str)))
+    want = {(n, "" if n not in GAME_CONTRACTS else ("NT" if t is None else SUIT_LETTERS[t]))
+            for n, t in spec.contracts}
+    if have != want:
+        raise StatsFileError(f"{path}: written for other contracts than --contracts asks "
+                             f"({len(have)} in the file, {len(want)} asked)")
+    leaders = df.groupby("deal")["leader"].first()
+    for k, lead in leaders.items():
+        if int(lead) != spec.leader_of(int(k)) + 1:
+            raise StatsFileError(f"{path}: deal {k} was led by seat {lead}, this run's --leader "
+                                 f"{spec.leader} gives seat {spec.leader_of(int(k)) + 1}")
+    sizes = df.groupby("deal").size()
+    complete = sizes[sizes == spec.rows_per_deal].index
+    kept = df[df["deal"].isin(complete)]
+    return kept, len(kept) != len(df)
+
+
+# --- running ----------------------------------------------------------------------------------------
+
+@dataclass
+class StatsRun:
+    """A finished (or interrupted) run: all rows of deals < n_deals, in deal order."""
+    spec: StatsSpec
+    n_deals: int
+    frame: object                 # pandas DataFrame
+    resumed: int = 0              # deals found in the output file
+    computed: int = 0             # deals solved by this run
+    interrupted: bool = False
+    out: str | None = None
+    dropped_partial: bool = False
+
+    @property
+    def deals_done(self) -> int:
+        return int(self.frame["deal"].nunique()) if len(self.frame) else 0
+
+
+def chunks_of(indices, size: int):
+    return [indices[i:i + size] for i in range(0, len(indices), size)]
+
+
+def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume: bool = False,
+              scheduler=None, chunk_size: int | None = None, progress=None) -> StatsRun:
+    """Solve deals ``0 .. n_deals-1`` (those not already in ``out`` when
+    resuming), streaming rows to ``out``.  ``progress(n)`` is called after each
+    chunk with the number of deals it held.  Ctrl-C (KeyboardInterrupt) stops
+    the run; what finished is written and returned with ``interrupted`` set."""
+    import pandas as pd
+    if n_deals < 1:
+        raise InvalidRulesError(f"--deals {n_deals}: at least 1")
+    if jobs < 1:
+        raise InvalidRulesError(f"--jobs {jobs}: at least 1")
+    sink = make_sink(out) if out is not None else None
+    done = pd.DataFrame(columns=COLUMNS)
+    dropped = False
+    if sink is not None and sink.exists():
+        if not resume:
+            raise StatsFileError(f"{sink.path} exists: give --resume to continue it, or another --out")
+        old = sink.read()
+        if old is not None and len(old):
+            done, dropped = check_resumable(old, spec, sink.path)
+            if dropped:
+                sink.rewrite(done)
+    elif resume and sink is None:
+        raise StatsFileError("--resume needs --out FILE (the run to continue)")
+    have = set(int(k) for k in done["deal"].unique())
+    todo = [k for k in range(n_deals) if k not in have]
+    resumed = len(have & set(range(n_deals)))
+    if progress is not None and resumed:
+        progress(resumed)
+    size = chunk_size or max(1, min(25, math.ceil(len(todo) / (4 * jobs)) if todo else 1))
+    chunks = chunks_of(todo, size)
+    new_rows: list = []
+    interrupted = False
+
+    def finish(rows):
+        if sink is not None:
+            sink.write(rows)
+        new_rows.extend(rows)
+
+    if scheduler is not None:
+        interrupted = _run_dask(spec, chunks, scheduler, finish, progress)
+    elif jobs == 1:
+        try:
+            for ch in chunks:
+                finish(solve_deals(spec, ch))
+                if progress is not None:
+                    progress(len(ch))
+        except KeyboardInterrupt:
+            interrupted = True
+    else:
+        interrupted = _run_pool(spec, chunks, jobs, finish, progress)
+
+    frame = pd.concat([done, pd.DataFrame(new_rows, columns=COLUMNS)], ignore_index=True) if new_rows else done
+    frame = frame[frame["deal"].astype(int) < n_deals]
+    frame = frame.astype({"deal": "int64", "seed": "int64", "hand_size": "int64", "leader": "int64",
+                          "seat": "int64", "position": "int64", "value": "int64"})
+    for col in ("variant", "options", "layout", "contract", "trump", "hand"):
+        # One dtype whatever the source (rows, CSV or Parquet): plain Python strings.
+        frame[col] = pd.Series([str(x) for x in frame[col]], index=frame.index, dtype=object)
+    order = {(n, "" if n not in GAME_CONTRACTS else ("NT" if t is None else SUIT_LETTERS[t])): i
+             for i, (n, t) in enumerate(spec.contracts)}
+    frame = frame.assign(_c=[order[(c, str(t))] for c, t in zip(frame["contract"], frame["trump"])])
+    frame = frame.sort_values(["deal", "_c", "seat"]).drop(columns="_c").reset_index(drop=True)
+    return StatsRun(spec, n_deals, frame, resumed=resumed, computed=len({r["deal"] for r in new_rows}),
+                    interrupted=interrupted, out=None if sink is None else sink.path, dropped_partial=dropped)
+
+
+class _InOrder:
+    """Writes chunk results in chunk order as they arrive (so the file reads
+    in deal order); on an interrupt the finished ones are written anyway."""
+
+    def __init__(self, finish, progress):
+        self.finish, self.progress = finish, progress
+        self.ready, self.next = {}, 0
+
+    def add(self, i, rows, n):
+        self.ready[i] = rows
+        if self.progress is not None:
+            self.progress(n)
+        while self.next in self.ready:
+            self.finish(self.ready.pop(self.next))
+            self.next += 1
+
+    def flush(self):
+        for i in sorted(self.ready):
+            self.finish(self.ready.pop(i))
+
+
+def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    order = _InOrder(finish, progress)
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    futures = {pool.submit(solve_deals, spec, ch): i for i, ch in enumerate(chunks)}
+    try:
+        for fut in as_completed(futures):
+            order.add(futures[fut], fut.result(), len(chunks[futures[fut]]))
+    except KeyboardInterrupt:
+        for fut, i in futures.items():
+            if fut.done() and not fut.cancelled() and fut.exception() is None and i not in order.ready \
+                    and i >= order.next:
+                order.ready[i] = fut.result()
+        order.flush()
+        pool.shutdown(wait=False, cancel_futures=True)
+        return True
+    pool.shutdown()
+    return False
+
+
+def _run_dask(spec, chunks, address, finish, progress) -> bool:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as err:  # pragma: no cover - depends on the installation
+        raise InvalidRulesError("--scheduler needs Dask: pip install 'kingsolve[cluster]'") from err
+    order = _InOrder(finish, progress)
+    try:
+        client = Client(address, timeout=15)
+    except (OSError, TimeoutError) as err:
+        raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err
+    try:
+        futures = [client.submit(solve_deals, spec, ch, pure=False) for ch in chunks]
+        index = {f.key: i for i, f in enumerate(futures)}
+        try:
+            for fut in as_completed(futures):
+                i = index[fut.key]
+                order.add(i, fut.result(), len(chunks[i]))
+        except KeyboardInterrupt:
+            for i, fut in enumerate(futures):
+                if fut.status == "finished" and i not in order.ready and i >= order.next:
+                    order.ready[i] = fut.result()
+            order.flush()
+            client.cancel(futures)
+            return True
+    finally:
+        client.close()
+    return False
+
+
+# --- summary ------------------------------------------------------------------------------------------
+
+@dataclass
+class Summary:
+    """What the report shows, as pandas frames and plain numbers."""
+    run: StatsRun
+    labels: list                      # contract labels in order
+    means: object                     # DataFrame: label × position → mean
+    quantiles: object                 # DataFrame: label → count mean std min p10 p25 median p75 p90 max
+    distribution: dict                # label → position → {value: count}
+    lead_worth: object                # Series: label → mean(on lead) − mean(the others)
+    king: dict = field(default_factory=dict)   # contract → {"deals", "holder_hits", "share"}
+
+
+def _label(contract, trump) -> str:
+    return contract if not trump else f"{contract}:{trump}"
+
+
+def summarise(run: StatsRun) -> Summary:
+    import pandas as pd
+    df = run.frame.copy()
+    labels = run.spec.labels()
+    df["label"] = [_label(c, t) for c, t in zip(df["contract"], df["trump"].astype(str))]
+    n = run.spec.variant.n_seats
+    if len(df):
+        means = df.pivot_table(index="label", columns="position", values="value", aggfunc="mean")
+        means = means.reindex(index=labels, columns=range(1, n + 1))
+        g = df.groupby("label")["value"]
+        quant = pd.DataFrame({
+            "count": g.size(), "mean": g.mean(), "std": g.std(ddof=0), "min": g.min(),
+            "p10": g.quantile(0.10), "p25": g.quantile(0.25), "median": g.median(),
+            "p75": g.quantile(0.75), "p90": g.quantile(0.90), "max": g.max(),
+        }).reindex(labels)
+        dist = {}
+        for (label, pos), vals in df.groupby(["label", "position"])["value"]:
+            counts = vals.value_counts().sort_index()
+            dist.setdefault(label, {})[int(pos)] = {int(v): int(c) for v, c in counts.items()}
+        others = df[df["position"] > 1].groupby("label")["value"].mean()
+        lead = df[df["position"] == 1].groupby("label")["value"].mean()
+        worth = (lead - others).reindex(labels)
+    else:
+        means = pd.DataFrame(index=labels, columns=range(1, n + 1), dtype=float)
+        quant = pd.DataFrame(index=labels, dtype=float)
+        dist, worth = {}, pd.Series(index=labels, dtype=float)
+    king = {}
+    for name, sign in (("no-king", -1), ("plus-king", 1)):
+        sub = df[df["contract"] == name]
+        if not len(sub):
+            continue
+        holders = sub[[bool(_holds_king(h)) for h in sub["hand"]]]
+        hits = int(((holders["value"] < 0) if sign < 0 else (holders["value"] > 0)).sum())
+        deals = int(len(holders))
+        king[name] = {"deals": deals, "holder_hits": hits, "share": (hits / deals) if deals else None,
+                      "holder_on_lead": int((holders["position"] == 1).sum())}
+    return Summary(run, labels, means, quant, dist, worth, king)
+
+
+def _holds_king(hand_pbn: str) -> bool:
+    from .layout import parse_hand
+    return bool(parse_hand(hand_pbn) & bit(KING_OF_HEARTS)) if hand_pbn else False
+
+
+def peek_seed(path) -> int | None:
+    """The seed an existing output file was written with (for ``--resume``
+    without ``--seed``), or None when there is no such file yet."""
+    sink = make_sink(path)
+    if not sink.exists():
+        return None
+    df = sink.read()
+    if df is None or not len(df):
+        return None
+    seeds = sorted(set(int(x) for x in df["seed"]))
+    if len(seeds) != 1:
+        raise StatsFileError(f"{sink.path}: rows of several seeds ({', '.join(map(str, seeds))})")
+    return seeds[0]

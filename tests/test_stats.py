@@ -1,0 +1,194 @@
+"""`kingsolve stats`: seeded deals, streaming and resuming output files, an
+interrupted run, local processes and a Dask cluster giving the same rows,
+and the summary's numbers recomputed from the rows."""
+import json
+import os
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("kingsolve._core")
+
+from kingsolve import reference
+from kingsolve.cards import bit
+from kingsolve.cli import main
+from kingsolve.layout import Layout
+from kingsolve.solver import Deal
+from kingsolve.stats import (
+    COLUMNS, StatsFileError, deal_layout, make_spec, run_stats, summarise,
+)
+from kingsolve.table import parse_contracts
+from kingsolve.variants import KING_OF_HEARTS, get_variant
+
+UA3 = get_variant("ua3")
+CONTRACTS = "no-king,no-tricks,trump:H"
+
+
+def spec(seed=11, hand_size=3, leader="1", contracts=CONTRACTS, variant=UA3):
+    return make_spec(variant, (), parse_contracts(variant, contracts), seed=seed, hand_size=hand_size,
+                     leader=leader, tt_log2=14)
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_deal_k_depends_only_on_seed_and_k():
+    s = spec()
+    a = [str(deal_layout(s, k)) for k in range(6)]
+    assert a == [str(deal_layout(s, k)) for k in range(6)]
+    assert [str(deal_layout(s, k)) for k in (5, 2)] == [a[5], a[2]]
+    assert len(set(a)) == 6
+    assert str(deal_layout(spec(seed=12), 0)) != a[0]
+    lay = deal_layout(spec(hand_size=10), 0)  # a full ua3 deal: 30 cards, the talon ♠A ♣A out
+    assert [h.bit_count() for h in lay.hands] == [10, 10, 10]
+    assert lay.cards == UA3.deck
+
+
+def test_rows_are_the_reference_values():
+    s = spec(leader="rotate", hand_size=2)
+    r = run_stats(s, 4)
+    assert list(r.frame.columns) == COLUMNS
+    assert len(r.frame) == 4 * 3 * 3  # deals × (no-king, no-tricks, trump ♥) × seats
+    for row in r.frame.itertuples():
+        lay = Layout.from_str(row.layout)
+        assert row.leader == row.deal % 3 + 1
+        c = UA3.contract(row.contract, row.trump or "default")
+        deal = Deal.from_layout(c, lay, row.leader - 1)
+        assert row.value == reference.value(deal.rules, deal.position, 1 << (row.seat - 1))
+        assert row.position == (row.seat - row.leader) % 3 + 1
+
+
+def test_jobs_do_not_change_the_rows():
+    s = spec(hand_size=4)
+    one = run_stats(s, 8, jobs=1).frame
+    two = run_stats(s, 8, jobs=2, chunk_size=1).frame
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_resume_continues_without_duplicates_or_gaps(tmp_path):
+    out = tmp_path / "run.csv"
+    first = run_stats(spec(), 5, out=out)
+    assert first.computed == 5
+    with pytest.raises(StatsFileError, match="exists: give --resume"):
+        run_stats(spec(), 9, out=out)
+    second = run_stats(spec(), 9, out=out, resume=True)
+    assert (second.resumed, second.computed) == (5, 4)
+    fresh = run_stats(spec(), 9, out=tmp_path / "fresh.csv")
+    assert (tmp_path / "run.csv").read_text() == (tmp_path / "fresh.csv").read_text()
+    pd.testing.assert_frame_equal(second.frame, fresh.frame)
+
+
+def test_interrupt_keeps_finished_chunks_and_resume_finishes(tmp_path):
+    out = tmp_path / "run.csv"
+    calls = []
+
+    def stop_after_two(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    r = run_stats(spec(), 10, out=out, chunk_size=2, progress=stop_after_two)
+    assert r.interrupted and r.deals_done == 4
+    on_disk = pd.read_csv(out, keep_default_na=False)
+    assert sorted(on_disk["deal"].unique()) == [0, 1, 2, 3]
+    done = run_stats(spec(), 10, out=out, resume=True)
+    assert (done.resumed, done.computed, done.interrupted) == (4, 6, False)
+    fresh = run_stats(spec(), 10)
+    pd.testing.assert_frame_equal(done.frame, fresh.frame)
+
+
+def test_a_line_cut_off_mid_write_is_dropped_on_resume(tmp_path):
+    out = tmp_path / "run.csv"
+    run_stats(spec(), 3, out=out)
+    text = out.read_text()
+    lines = text.splitlines(keepends=True)
+    # Deal 2 loses its last rows, and the very last line is cut in half.
+    out.write_text("".join(lines[:-4]) + lines[-4][:20])
+    r = run_stats(spec(), 3, out=out, resume=True)
+    assert r.dropped_partial and (r.resumed, r.computed) == (2, 1)
+    assert out.read_text() == text
+
+
+@pytest.mark.parametrize("other,message", [
+    (dict(seed=99), "written with seed 11, this run has seed 99"),
+    (dict(hand_size=4), "written with hand_size 3, this run has hand_size 4"),
+    (dict(contracts="no-king"), "other contracts"),
+    (dict(leader="2"), "deal 0 was led by seat 1"),
+])
+def test_resume_refuses_another_run(tmp_path, other, message):
+    out = tmp_path / "run.csv"
+    run_stats(spec(), 2, out=out)
+    with pytest.raises(StatsFileError, match=message):
+        run_stats(spec(**other), 4, out=out, resume=True)
+
+
+def test_parquet_dataset_resumes(tmp_path):
+    pytest.importorskip("pyarrow")
+    out = tmp_path / "run.parquet"
+    run_stats(spec(), 3, out=out, chunk_size=2)
+    assert sorted(os.listdir(out)) == ["part-00000000-00000001.parquet", "part-00000002-00000002.parquet"]
+    r = run_stats(spec(), 6, out=out, resume=True)
+    assert (r.resumed, r.computed) == (3, 3)
+    pd.testing.assert_frame_equal(r.frame, run_stats(spec(), 6).frame)
+    assert sorted(pd.read_parquet(out)["deal"].unique()) == list(range(6))
+
+
+def test_dask_cluster_gives_the_local_rows():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = run_stats(spec(hand_size=4), 6, scheduler=cluster.scheduler_address, chunk_size=2)
+    pd.testing.assert_frame_equal(remote.frame, run_stats(spec(hand_size=4), 6).frame)
+
+
+def test_summary_numbers_from_the_rows():
+    r = run_stats(spec(hand_size=5, seed=5), 12)
+    s = summarise(r)
+    df = r.frame
+    nk = df[df["contract"] == "no-king"]
+    holders = nk[[bool(Layout.from_str(f"1:{h} ... ...").hands[0] & bit(KING_OF_HEARTS)) for h in nk["hand"]]]
+    assert s.king["no-king"]["deals"] == len(holders)
+    assert s.king["no-king"]["holder_hits"] == int((holders["value"] < 0).sum())
+    nt = df[df["contract"] == "no-tricks"]
+    lead, rest = nt[nt["position"] == 1]["value"].mean(), nt[nt["position"] > 1]["value"].mean()
+    assert s.lead_worth["no-tricks"] == pytest.approx(lead - rest)
+    assert s.means.loc["trump:H", 3] == pytest.approx(df[(df["trump"] == "H") & (df["seat"] == 3)]["value"].mean())
+    assert sum(s.distribution["no-tricks"][1].values()) == 12
+
+
+def test_cli_text_json_and_plot(tmp_path):
+    png = tmp_path / "s.png"
+    r = run("stats", "-V", "ua3", "-C", CONTRACTS, "--deals", 6, "--seed", 5, "--hand-size", 3, "--plot", png)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == "kingsolve stats: ua3, seed 5, 6 deals (of 6 asked), 3 cards a hand, seat 1 leads"
+    assert "no-king: the holder of the ♥K can be forced to take it in" in r.output
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    r = run("stats", "-V", "ua3", "-C", "no-tricks", "--deals", 6, "--seed", 5, "--hand-size", 3, "-F", "json")
+    obj = json.loads(r.output)
+    assert (obj["seed"], obj["deals"], obj["hand_size"]) == (5, 6, 3)
+    assert [c["contract"] for c in obj["contracts"]] == ["no-tricks"]
+    assert sum(obj["contracts"][0]["distribution"]["1"].values()) == 6
+
+
+def test_cli_resume_takes_the_seed_from_the_file(tmp_path):
+    out = tmp_path / "r.csv"
+    args = ["stats", "-V", "ua3", "-C", "no-tricks", "--hand-size", 3, "--out", out]
+    assert run(*args, "--deals", 3, "--seed", 8).exit_code == 0
+    r = run(*args, "--deals", 5, "--resume")
+    assert r.exit_code == 0, r.output
+    assert "seed 8, 5 deals" in r.output and "resumed: 3 deals were already in" in r.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--resume"], "--resume needs --out FILE"),
+    (["-C", "minus"], "ua3 has no contract 'minus'"),
+    (["--hand-size", 11], "--hand-size 11: ua3 deals 1..10 cards a hand"),
+    (["--leader", "4"], "--leader '4': a seat 1..3 or 'rotate'"),
+    (["--out", "x.txt"], "write FILE.csv or FILE.parquet"),
+])
+def test_cli_bad_options_exit_2(args, message):
+    r = run("stats", "-V", "ua3", "--deals", 1, *args)
+    assert r.exit_code == 2
+    assert message in r.output and len(r.output.strip().splitlines()) == 1
