@@ -56,6 +56,22 @@ def _contracts(variant: Variant):
         yield name, trumps, contract
 
 
+def _all_restrictions(variant: Variant, trumps, contract) -> list[str]:
+    """The restrictions of ``contract`` as listed (its first trump choice), plus
+    must-trump when that choice is no trump but a suit may be named."""
+    out = _restrictions(contract)
+    if variant.options.must_trump and contract.trump is None and any(t is not None for t in trumps):
+        out.append("with a suit trump, a player void in the led suit must trump")
+    return out
+
+
+def _applies(variant: Variant, key: str) -> bool:
+    """Whether option ``key`` means anything for ``variant`` (boys only with a no-boys
+    deal, erajlash-forced-king only with an erajlash)."""
+    needs = {"boys": "no-boys", "erajlash-forced-king": "erajlash"}.get(key)
+    return needs is None or needs in variant.contracts
+
+
 def rules_json(variant: Variant) -> str:
     o = variant.options
     data = {
@@ -82,7 +98,7 @@ def rules_json(variant: Variant) -> str:
                 "seat_base": contract.seat_base,
                 "cards": {SUIT_LETTERS[c >> 4] + "23456789TJQKA"[(c & 15)]: contract.card_points[c]
                           for c in cards_of(variant.deck) if contract.card_points[c]},
-                "restrictions": _restrictions(contract),
+                "restrictions": _all_restrictions(variant, trumps, contract),
             }
             for name, trumps, contract in _contracts(variant)
         ],
@@ -104,7 +120,7 @@ def rules_text(variant: Variant) -> str:
         if name in ("trump", "misere", "minus", "tricks"):
             tr = "  trump " + "|".join("NT" if t is None else SUIT_LETTERS[t] for t in trumps)
         lines.append(f"{name:<{width}}  total {contract.total:+5d}  {_pricing(contract)}{tr}")
-        for r in _restrictions(contract):
+        for r in _all_restrictions(variant, trumps, contract):
             lines.append(f"{'':<{width}}  {r}")
     lines.append("")
     lines.append("options (-o KEY=VALUE):")
@@ -114,7 +130,7 @@ def rules_text(variant: Variant) -> str:
                "king-points": o.king_points, "talon": o.talon}
     for key, text in OPTION_HELP.items():
         val = current[key]
-        if val is None:
+        if val is None or not _applies(variant, key):
             continue
         shown = ("on" if val else "off") if isinstance(val, bool) else str(val)
         lines.append(f"  {key} = {shown}   ({text})")
