@@ -1,0 +1,88 @@
+"""``kingsolve verify``: check annotated deals (KDN records)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..errors import KingsolveError, ParseError
+from ..kdn import parse_kdn
+from ..reporting import verify as report
+from ..variants import VARIANT_IDS, get_variant
+from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, make_solver, verify_record
+from .common import InputError, VerificationFailed
+
+
+def _sources(path: str):
+    """(name, text) of each file to read: FILE, every *.kdn of DIR (sorted), or stdin for '-'."""
+    if path == "-":
+        yield "-", sys.stdin.read()
+        return
+    if os.path.isdir(path):
+        names = sorted(f for f in os.listdir(path) if f.endswith(".kdn"))
+        if not names:
+            raise InputError(f"{path}: no .kdn files in this directory")
+        for f in names:
+            yield from _sources(os.path.join(path, f))
+        return
+    try:
+        with open(path, encoding="utf-8") as fh:
+            yield path, fh.read()
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
+    except OSError as err:
+        raise InputError(f"{path}: {err.strerror}") from err
+
+
+@click.command()
+@click.argument("path", metavar="FILE|DIR|-")
+@click.option("--variant", "-V", "variant_id", type=click.Choice(VARIANT_IDS), default=None,
+              help="The table (default: each record's [Variant] tag).")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="A variant option (with --variant); repeatable.")
+@click.option("--strict", is_flag=True, help="Treat the reader's warnings (garbled cards, unclosed brackets…) as errors.")
+@click.option("--format", "-F", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text for a player; json: one object per record, one a line.")
+@click.option("--max-completions", default=DEFAULT_MAX_COMPLETIONS, show_default=True, type=click.IntRange(0, None),
+              help="List readings and deals up to this many; beyond, count them.")
+@click.option("--layouts", "analysis_layouts", default=DEFAULT_ANALYSIS_LAYOUTS, show_default=True,
+              type=click.IntRange(1, None),
+              help="Play-by-play marks of an unfinished record over up to this many of its possible deals.")
+@click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
+def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, no_marks):
+    """Check annotated deals: legality, claims, lost cards, play-by-play marks.
+
+    Reads KDN records (a file, every .kdn file of a directory, or - for
+    stdin).  For each: fills in cards whose suit was lost or that are
+    unreadable (reporting every consistent reading), reconstructs the hands,
+    replays the play, checks each [Claim] (for a record that stops early:
+    double-dummy, in every way the unseen cards can lie) and marks each play
+    with ? / ?? when it loses points double-dummy.
+
+    Exit 0 when every play is legal and no claim fails, 1 when a play is
+    illegal or a claim fails, 2 when a file cannot be read."""
+    if options and not variant_id:
+        raise InputError("--option needs --variant")
+    variant = get_variant(variant_id, options) if variant_id else None
+    solver = make_solver()
+    bad = []
+    first = True
+    for name, text in _sources(path):
+        records = parse_kdn(text, source=name, strict=strict)
+        for rec in records:
+            if not rec.tricks and not any(k != "Play" for k in rec.tags):
+                continue  # a block of comments only
+            rep = verify_record(rec, variant, max_completions=max_completions, solver=solver,
+                                analysis_layouts=analysis_layouts, marks=not no_marks)
+            if fmt == "json":
+                click.echo(report.to_json(rep, max_completions))
+            else:
+                if not first:
+                    click.echo("")
+                click.echo(report.to_text(rep, max_completions))
+            first = False
+            if not rep.ok:
+                bad.append(f"{rec.source}:{rec.line}")
+    if bad:
+        raise VerificationFailed(f"verification failed: {', '.join(bad)}")

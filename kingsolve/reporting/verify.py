@@ -1,0 +1,238 @@
+"""Output of ``kingsolve verify``: text for a player, JSON (one object a line) for scripts."""
+from __future__ import annotations
+
+import json
+
+from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
+from ..verify import RecordReport, seats_of, slot_choices
+
+
+def _status(rep: RecordReport) -> str:
+    if not rep.legal:
+        return "illegal"
+    if any(c.status == "fails" for c in rep.claims):
+        return "claim-fails"
+    return "ok"
+
+
+def _trump(rep: RecordReport):
+    c = rep.setup.contract
+    return c.trump_letter if c.name in ("trump", "misere", "minus", "tricks") else None
+
+
+def _ranks(mask: int, suit: int) -> str:
+    ranks = sorted((rank_of(c) for c in cards_of(suit_cards(mask, suit))), reverse=True)
+    return " ".join("10" if r == TEN else rank_letter(r) for r in ranks)
+
+
+def hand_diagram(hands, title="", indent="    ", extra=None) -> list[str]:
+    """Hands side by side, a row per suit, in suit symbols; ``extra`` (per
+    seat, a mask) is shown in brackets: cards the seat may also hold."""
+    n = len(hands)
+    cols = []
+    for s in range(n):
+        col = [f"seat {s + 1}"]
+        for suit in SUITS:
+            txt = _ranks(hands[s], suit) or "—"
+            if extra is not None and suit_cards(extra[s], suit):
+                txt = (txt if suit_cards(hands[s], suit) else "") + " [" + _ranks(extra[s], suit) + "]"
+            col.append(f"{SUIT_SYMBOLS[suit]} {txt.strip()}")
+        cols.append(col)
+    width = max(len(x) for col in cols for x in col) + 3
+    out = [indent + title] if title else []
+    for row in range(5):
+        out.append(indent + "".join(cols[s][row].ljust(width) for s in range(n)).rstrip())
+    return out
+
+
+def _seat_names(seats) -> str:
+    return ", ".join(f"seat {s}" for s in seats)
+
+
+def _points(v: int) -> str:
+    return f"{v:+d}"
+
+
+def _claim_line(c) -> str:
+    t = c.target
+    head = f'[Claim "{t.claim.text}"] ({t.unit}' + (f", tricks {t.start + 1}..)" if t.start else ")")
+    if c.status == "holds" and c.layouts == 1:
+        got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
+        return f"{head}: holds — {got}"
+    if c.status == "holds":
+        return f"{head}: holds in all {c.layouts} layouts" + (" checked" if c.truncated else "")
+    got = c.example_fail["values"] if c.example_fail else {}
+    vals = " ".join(f"{s}:{v}" for s, v in got.items())
+    if c.status == "fails":
+        if c.layouts == 1:
+            return f"{head}: FAILS — the play gives {vals}"
+        return f"{head}: FAILS in all {c.layouts} layouts, e.g. {c.example_fail['layout']} gives {vals}"
+    return (f"{head}: holds in {c.holding} of {c.layouts} layouts" + (" checked" if c.truncated else "")
+            + f", so it does not follow from the printed play alone; it fails e.g. in {c.example_fail['layout']} ({vals})")
+
+
+def to_text(rep: RecordReport, max_completions: int = 20) -> str:
+    rec, setup = rep.rec, rep.setup
+    n = setup.variant.n_seats
+    c = setup.contract
+    tr = _trump(rep)
+    head = f"{rec.source}:{rec.line}  {setup.variant.id} {c.name}" + (f" (trump {tr})" if tr else "")
+    head += f", seat {setup.leader + 1} leads"
+    if setup.bought:
+        b = setup.bought
+        head += f"; bought by seat {b.buyer + 1} from seat {b.seller + 1} for {b.tricks} tricks"
+    title = rec.tags.get("Source") or rec.tags.get("Event")
+    lines = [head]
+    if title:
+        lines.append(f"  {title}")
+    for w in rec.warnings:
+        lines.append(f"  warning {rec.source}:{w}")
+    for note in rep.notes:
+        lines.append(f"  note: {note}")
+    if not rep.readings:
+        f = rep.failure
+        lines.append(f"  ILLEGAL: no reading of the play is legal: trick {f.trick}, seat {f.seat}, {f.text!r}: {f.reason}")
+        return "\n".join(lines)
+    if rep.illegal is not None:
+        lines.append(f"  ILLEGAL: {rep.illegal}")
+        return "\n".join(lines)
+
+    # Inference.
+    choices = slot_choices(rep)
+    nr, nk = len(rep.readings), len(rep.kept)
+    more = "+" if rep.truncated else ""
+    if choices:
+        if nk == 1:
+            lines.append(f"  Inference: the play has {nr}{more} legal reading(s)"
+                         + (f"; the claims keep one" if nr > 1 else ": unique") + " — filled in:")
+        else:
+            lines.append(f"  Inference: {nr}{more} legal readings of the play" + (f", {nk} consistent with the claims" if nk != nr else "")
+                         + " — each unsure card can be:")
+        seats, _ = seats_of(setup, rep.reading.cards)
+        for sl, tally in choices:
+            what = {"bare": "suit lost", "unknown": "unreadable", "garbled": "garbled"}.get(sl.token.kind, sl.token.kind)
+            text = sl.token.text or "(not printed)"
+            opts = " or ".join(f"{card_symbol(x)}" + (f" ({k})" if len(tally) > 1 else "") for x, k in tally.items())
+            lines.append(f"    trick {sl.trick + 1}, seat {seats[sl.index] + 1}: {text!r} ({what}) = {opts}")
+        if 1 < nk <= max_completions:
+            lines.append("    readings:")
+            for r in rep.kept:
+                lines.append("      " + "  ".join(f"{sl.trick + 1}:{card_symbol(r.cards[sl.index])}" for sl, _ in choices))
+    # Hands.
+    if rep.layout is not None:
+        how = "the only deal consistent with the play" + (" and the claims" if rep.claims and rep.layouts_total > 1 else "")
+        lines.extend(hand_diagram(rep.layout.hands, f"Hands ({how}):"))
+    else:
+        r = rep.reading
+        unseen = r.unseen
+        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen are dealt in {rep.layouts_total} ways consistent with the play"
+                     + (f"; {rep.n_matching} of those checked agree with the claims" if rep.claims else ""))
+        seen = [p for p in r.played]
+        lines.extend(hand_diagram(seen, "seen in the play, [may also hold]:", extra=rep.possible))
+        if rep.claims and 0 < rep.n_matching <= max_completions:
+            lines.append("    the deals that agree with the claims:")
+            for rr, e in rep.matching[:max_completions]:
+                lines.append("      " + " / ".join(" ".join(card_symbol(x) for x in sorted(cards_of(m), key=lambda x: (suit_of(x), -rank_of(x))))
+                                                  for m in e))
+    # Result.
+    raw = rep.raw_score
+    if rep.finished:
+        lines.append("  Result: " + "  ".join(f"seat {s + 1} {raw['tricks'][s]} tricks {_points(raw['points'][s])}" for s in range(n)))
+        if setup.bought:
+            b = setup.bought
+            sc = rep.score
+            lines.append(f"  After the debt (seat {b.buyer + 1} hands {b.tricks} tricks to seat {b.seller + 1}): "
+                         + "  ".join(f"seat {s + 1} {sc['tricks'][s]} tricks {_points(sc['points'][s])}" for s in range(n)))
+    else:
+        done = len(rep.reading.cards) // n
+        lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
+                     + "  ".join(f"seat {s + 1} {raw['tricks'][s]} tricks {_points(raw['points'][s])}" for s in range(n)))
+    for chk in rep.claims:
+        lines.append("  " + _claim_line(chk))
+    # Play by play.
+    if rep.marks:
+        seats, winners = seats_of(setup, rep.reading.cards)
+        lay = "" if rep.analysed_layouts <= 1 else f", worst case over {rep.analysed_layouts} layouts"
+        lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
+        by_trick = {}
+        for m in rep.marks:
+            by_trick.setdefault(m.trick, []).append(m)
+        for t, ms in by_trick.items():
+            cards = "  ".join(card_symbol(m.card) + m.mark for m in ms)
+            win = f"   seat {winners[t - 1] + 1} wins" if t - 1 < len(winners) else ""
+            lines.append(f"    {t:>2}. seat {ms[0].seat} leads: {cards}{win}")
+            for m in ms:
+                if m.mark:
+                    best = "/".join(card_symbol(x) for x in m.best_cards)
+                    rng = f" (up to {m.loss_max})" if m.loss_max != m.loss else ""
+                    lines.append(f"          {card_symbol(m.card)}{m.mark} seat {m.seat}: {_points(m.value)}, "
+                                 f"best {best} {_points(m.best)}: loses {m.loss}{rng}")
+    verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS"}[_status(rep)]
+    lines.append(f"  verdict: {verdict}")
+    return "\n".join(lines)
+
+
+def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
+    rec, setup = rep.rec, rep.setup
+    n = setup.variant.n_seats
+    out = {
+        "source": rec.source, "line": rec.line, "variant": setup.variant.id, "contract": setup.contract.name,
+        "trump": _trump(rep), "leader": setup.leader + 1,
+        "bought": ({"buyer": setup.bought.buyer + 1, "seller": setup.bought.seller + 1, "tricks": setup.bought.tricks}
+                   if setup.bought else None),
+        "status": _status(rep), "legal": rep.legal,
+        "warnings": [{"line": w.line, "col": w.col, "message": w.message} for w in rec.warnings],
+        "notes": list(rep.notes),
+    }
+    if not rep.readings:
+        f = rep.failure
+        out["illegal"] = {"trick": f.trick, "seat": f.seat, "token": f.text, "reason": f.reason}
+        return out
+    if rep.illegal is not None:
+        e = rep.illegal
+        out["illegal"] = {"trick": e.trick, "seat": e.seat, "token": card_str(e.card) if e.card is not None else None,
+                          "reason": e.reason, "message": str(e)}
+        return out
+    seats, winners = seats_of(setup, rep.reading.cards)
+    out["finished"] = rep.finished
+    tricks = []
+    for t in range(0, len(rep.reading.cards), n):
+        cards = rep.reading.cards[t:t + n]
+        tricks.append({"number": t // n + 1, "leader": seats[t] + 1, "cards": [card_str(x) for x in cards],
+                       "winner": winners[t // n] + 1 if t // n < len(winners) else None})
+    out["tricks"] = tricks
+    choices = slot_choices(rep)
+    out["inference"] = {
+        "readings": len(rep.readings), "kept": len(rep.kept), "truncated": rep.truncated,
+        "unsure": [{"trick": sl.trick + 1, "seat": seats[sl.index] + 1, "text": sl.token.text, "kind": sl.token.kind,
+                    "cards": {card_str(x): k for x, k in tally.items()}} for sl, tally in choices],
+        "completions": ([[card_str(r.cards[sl.index]) for sl, _ in choices] for r in rep.kept[:max_completions]]
+                        if choices else []),
+    }
+    out["layouts"] = {
+        "count": rep.layouts_total, "matching_claims": rep.n_matching if rep.claims else None,
+        "layout": str(rep.layout) if rep.layout is not None else None,
+        "seen": {str(s + 1): [card_str(x) for x in cards_of(rep.reading.played[s])] for s in range(n)},
+        "possible": {str(s + 1): [card_str(x) for x in cards_of(rep.possible[s])] for s in range(n)},
+    }
+    out["score"] = {"tricks": rep.raw_score["tricks"], "points": rep.raw_score["points"]}
+    if rep.finished and setup.bought:
+        out["settled"] = rep.score
+    out["claims"] = []
+    for c in rep.claims:
+        item = {"claim": c.target.claim.text, "unit": c.target.unit, "from": c.target.start + 1, "status": c.status,
+                "layouts": c.layouts, "holding": c.holding, "truncated": c.truncated}
+        if c.values:
+            item["values"] = {str(k): v for k, v in c.values.items()}
+        if c.example_fail:
+            item["fails_in"] = {"layout": str(c.example_fail["layout"]),
+                                "values": {str(k): v for k, v in c.example_fail["values"].items()}}
+        out["claims"].append(item)
+    out["plays"] = [{"trick": m.trick, "seat": m.seat, "card": card_str(m.card), "value": m.value, "best": m.best,
+                     "best_cards": [card_str(x) for x in m.best_cards], "loss": m.loss, "loss_max": m.loss_max,
+                     "layouts": m.layouts, "mark": m.mark} for m in rep.marks]
+    return out
+
+
+def to_json(rep: RecordReport, max_completions: int = 20) -> str:
+    return json.dumps(to_dict(rep, max_completions), ensure_ascii=False)

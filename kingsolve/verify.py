@@ -1,0 +1,881 @@
+"""Verify annotated deals (``kingsolve verify``): inference, replay, claims, marks.
+
+A card book prints a deal as a talon, a line per trick and prose.  For one
+KDN record (:mod:`kingsolve.kdn`) this module answers what a reader wants to
+know (перевірка розіграшу):
+
+* **Inference** — lost suits (a bare rank), unreadable and garbled cards are
+  filled in by a constraint search over the play: each card exists once, in
+  the variant's deck and not in its talon (прикуп); a seat that did not follow
+  suit is void in it from then on; the contract's lead rules (no heart lead
+  while holding another suit in no-hearts) and forced discards hold.  Each
+  consistent assignment is a *reading*.  The hands are then reconstructed:
+  the cards never seen (a record that stops early) are dealt over the seats in
+  every way consistent with those constraints — each is a *layout*.
+  The book's claim, when given, is an optional further constraint: if it rules
+  out some readings, the others are kept and the report says so.
+* **Replay** — each reading is replayed by the reference engine
+  (:func:`kingsolve.engine.replay`, whose ``check_play`` is the authority on
+  legality) and scored; a bought trump game settles the buyer's debt of N
+  tricks to the seller (хваленка, куплена за N хабарів).
+* **Claims** — a finished record's score is compared with the claim; for an
+  unfinished one the claim must hold, double-dummy, in every layout: each
+  claimed seat's value (that seat against the others, from where the record
+  stops) plus what it already took must equal the claim.  A layout where it
+  fails is shown.
+* **Marks** — every play gets the double-dummy value, for the seat that
+  played, of the card played against its best card (position before the
+  play, side = that seat).  ``?`` marks a play that loses points, ``??`` one
+  that loses the most it could: its value is the worst of all its legal cards
+  (and some card was better).
+
+Seats are 0-based inside, 1-based in reports.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import (
+    SUIT_MASKS, SUIT_SYMBOLS, SUITS, bit, card, card_symbol, cards_of, count, parse_cards, rank_of, suit_of,
+)
+from .engine import Position, replay, trick_value, trick_winner
+from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
+from .kdn import BARE, CARD, GARBLED, UNKNOWN, Record
+from .layout import Layout, parse_seat
+from .variants import GAME_CONTRACTS, get_variant, parse_trump
+
+DEFAULT_MAX_COMPLETIONS = 20
+MAX_READINGS = 100_000      # the search stops counting here
+MAX_CLAIM_LAYOUTS = 5_000   # layouts checked per reading for a claim
+DEFAULT_ANALYSIS_LAYOUTS = 12
+
+
+# ---------------------------------------------------------------- set-up
+
+@dataclass(frozen=True)
+class Bought:
+    """A bought trump game: ``buyer`` took it from ``seller`` for ``tricks``
+    (купив гру за N хабарів) and hands that many tricks over after play."""
+    buyer: int
+    seller: int
+    tricks: int
+
+
+@dataclass
+class Setup:
+    """The rules a record is played under."""
+    variant: object
+    contract: object
+    rules: object           # DealRules of the whole deal
+    leader: int
+    bought: Bought | None
+    notes: list = field(default_factory=list)   # findings about the tags (e.g. a misprinted talon)
+
+
+def _tag_error(rec: Record, name: str, message: str, token=None) -> ParseError:
+    line, col = rec.tag_lines.get(name, (rec.line, None))
+    return ParseError(message, file=rec.source, line=line, col=col, token=token)
+
+
+def parse_bought(text: str, n_seats: int) -> Bought:
+    """``"3 from 1 for 2"``: seat 3 bought the game from seat 1 for 2 tricks."""
+    import re
+    m = re.match(r"^\s*(\S+)\s+from\s+(\S+)\s+for\s+(\d+)\s*(?:tricks?)?\s*$", text, re.I)
+    if not m:
+        raise ValueError(f"[Bought {text!r}]: write \"BUYER from SELLER for N\"")
+    buyer, seller = parse_seat(m.group(1), n_seats), parse_seat(m.group(2), n_seats)
+    if buyer == seller:
+        raise ValueError(f"[Bought {text!r}]: the buyer and the seller are the same seat")
+    return Bought(buyer, seller, int(m.group(3)))
+
+
+def setup_record(rec: Record, variant=None) -> Setup:
+    """Variant, contract, leader and debt of a record; ParseError (exit 2) when
+    a tag needed to play the deal is missing or cannot be read."""
+    notes = []
+    if variant is None:
+        vid = rec.tags.get("Variant", "").strip()
+        if not vid:
+            raise _tag_error(rec, "Variant", "the record has no [Variant] tag (give --variant)")
+        opts = rec.tags.get("Options", "").split()
+        try:
+            variant = get_variant(vid, opts)
+        except KingsolveError as err:
+            raise _tag_error(rec, "Variant", f"[Variant {vid!r}]: {err}", vid) from err
+    name = rec.tags.get("Contract", "").strip()
+    if not name:
+        raise _tag_error(rec, "Contract", "the record has no [Contract] tag")
+    trump_text = rec.tags.get("Trump")
+    try:
+        trump = "default" if trump_text is None else parse_trump(trump_text)
+        contract = variant.contract(name, trump)
+    except KingsolveError as err:
+        raise _tag_error(rec, "Contract", f"[Contract {name!r}]: {err}", name) from err
+    n = variant.n_seats
+    bought = None
+    if "Bought" in rec.tags:
+        try:
+            bought = parse_bought(rec.tags["Bought"], n)
+        except (ValueError, KingsolveError) as err:
+            raise _tag_error(rec, "Bought", str(err), rec.tags["Bought"]) from err
+        if contract.name not in GAME_CONTRACTS:
+            notes.append(f"[Bought] in a {contract.name} deal: only trump games are bought; the debt is still settled")
+    try:
+        if "Leader" in rec.tags:
+            leader = parse_seat(rec.tags["Leader"], n)
+        elif bought is not None:
+            leader = bought.buyer
+            notes.append(f"no [Leader]: the buyer, seat {leader + 1}, leads")
+        elif rec.layout is not None:
+            leader = rec.layout.first
+        else:
+            leader = 0
+            notes.append("no [Leader]: seat 1 leads")
+    except KingsolveError as err:
+        raise _tag_error(rec, "Leader", f"[Leader]: {err}", rec.tags.get("Leader")) from err
+    if "Talon" in rec.tags:
+        notes.extend(_talon_notes(rec, variant))
+    return Setup(variant, contract, contract.deal_rules(variant.hand_size), leader, bought, notes)
+
+
+def _talon_notes(rec: Record, variant) -> list:
+    text = rec.tags["Talon"]
+    try:
+        printed = 0
+        for c in parse_cards(text):
+            printed |= bit(c)
+    except InvalidCardError as err:
+        return [f"[Talon {text!r}] cannot be read ({err}); the talon of {variant.id} is used"]
+    if printed == variant.talon:
+        return []
+    shown = " ".join(card_symbol(c) for c in cards_of(variant.talon)) or "none"
+    out = [f"[Talon {text!r}] is not the talon of {variant.id} ({shown}); the variant's talon is used"]
+    for tr_no, tok_no, tok in _iter_tokens(rec):
+        if tok.kind == CARD and printed & bit(tok.card) and not variant.talon & bit(tok.card):
+            out.append(f"{card_symbol(tok.card)} of the printed talon is played in trick {tr_no}: the printed talon is a slip")
+    return out
+
+
+def _iter_tokens(rec: Record):
+    for k, tr in enumerate(rec.tricks, 1):
+        for j, tok in enumerate(tr.tokens):
+            yield k, j, tok
+
+
+# ---------------------------------------------------------------- inference
+
+@dataclass
+class Slot:
+    """One card of the play as printed: its trick (0-based), its place in the
+    trick, the token and the cards it can be."""
+    index: int
+    trick: int
+    order: int
+    token: object
+    candidates: int
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.token.kind != CARD
+
+
+@dataclass
+class Reading:
+    """One consistent assignment of every printed card, with what follows
+    from it: who held which card, who is void where, the score so far."""
+    cards: tuple                 # one card per slot
+    played: tuple                # per seat, the mask of cards it played
+    forbidden: tuple             # per seat, cards it cannot hold at the cut
+    reasons: tuple               # per seat, [(mask, why)]
+    unseen: int                  # cards never seen in the play
+    need: tuple                  # per seat, how many unseen cards it holds
+    position: Position           # where the record stops (hands = cards still to play, seen ones only)
+    points: tuple                # per seat, points taken in the printed tricks
+    tricks: tuple                # per seat, tricks taken
+    winners: tuple               # winner of each completed trick
+    n_layouts: int = 0
+
+
+@dataclass
+class Failure:
+    """Why no reading exists: the deepest play the search could not get past."""
+    slot: int
+    trick: int      # 1-based
+    seat: int       # 1-based
+    text: str       # the token as printed
+    reason: str
+
+
+def _deal_reason(reasons, c):
+    for mask, why in reasons:
+        if mask & bit(c):
+            return why
+    return None
+
+
+def build_slots(rec: Record, setup: Setup) -> tuple[list, list]:
+    """The card slots of the play and the findings about its shape (ParseError
+    for a trick with too many cards or too many tricks)."""
+    n = setup.variant.n_seats
+    deck = setup.variant.deck
+    slots, notes = [], []
+    tricks = rec.tricks
+    # A trailing play line with no card (prose only) is where the record stops.
+    while tricks and not tricks[-1].tokens:
+        tricks = tricks[:-1]
+    if len(tricks) > setup.variant.hand_size:
+        tr = tricks[setup.variant.hand_size]
+        raise ParseError(f"trick {tr.number}: a deal of {setup.variant.id} has {setup.variant.hand_size} tricks",
+                         file=rec.source, line=tr.line, col=tr.col, token=str(tr.number))
+    for t, tr in enumerate(tricks):
+        if len(tr.tokens) > n:
+            tok = tr.tokens[n]
+            raise ParseError(f"trick {tr.number} has {len(tr.tokens)} cards for {n} seats", file=rec.source,
+                             line=tok.line, col=tok.col, token=tok.text)
+        tokens = list(tr.tokens)
+        if len(tokens) < n and t < len(tricks) - 1:
+            notes.append(f"trick {tr.number} prints {len(tokens)} of {n} cards: the missing ones are read as unknown")
+            from .kdn import PlayToken
+            tokens += [PlayToken(UNKNOWN, "", tr.line, tr.col) for _ in range(n - len(tokens))]
+        for j, tok in enumerate(tokens):
+            if tok.kind == CARD:
+                cands = bit(tok.card)
+            elif tok.kind == BARE:
+                cands = sum(bit(card(s, tok.rank)) for s in SUITS) & deck
+            else:
+                cands = deck
+            slots.append(Slot(len(slots), t, j, tok, cands))
+    complete = len(slots) == n * setup.variant.hand_size
+    if not complete and not rec.unfinished:
+        notes.append("the record stops before the last trick without '*': read as unfinished")
+    return slots, notes
+
+
+def _suit_name(s):
+    return SUIT_SYMBOLS[s]
+
+
+def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = MAX_READINGS):
+    """Every reading of the play consistent with the rules, the deck and
+    ``layout`` (if the record gives one): ``(readings, truncated, failure)``."""
+    v, rules = setup.variant, setup.rules
+    n, deck, size = v.n_seats, v.deck, v.hand_size
+    readings: list = []
+    deepest = [-1, None]
+    state = {"truncated": False}
+    base_forbid = [0] * n
+    base_reasons = [[] for _ in range(n)]
+    if layout is not None:
+        for s in range(n):
+            base_forbid[s] = deck & ~layout.hands[s]
+            base_reasons[s].append((base_forbid[s], f"not in seat {s + 1}'s hand of the [Layout]"))
+
+    def fail(i, seat, reason):
+        if i > deepest[0] or deepest[1] is None:
+            sl = slots[i] if i < len(slots) else None
+            deepest[0] = i
+            deepest[1] = Failure(i, (sl.trick + 1) if sl else 0, seat + 1, sl.token.text if sl else "", reason)
+
+    cards = [None] * len(slots)
+
+    def search(i, used, forbid, reasons, played, leader, trick, tidx, points, tricks, winners):
+        if len(readings) >= limit:
+            state["truncated"] = True
+            return
+        if i == len(slots):
+            unseen = deck & ~used
+            need = tuple(size - count(played[s]) for s in range(n))
+            ways = count_layouts(unseen, need, forbid)
+            if ways == 0:
+                fail(i, leader, "the cards never seen cannot be dealt to the seats consistently with the play")
+                return
+            held = tuple(0 for _ in range(n))
+            readings.append(Reading(tuple(cards), tuple(played), tuple(forbid), tuple(tuple(r) for r in reasons),
+                                    unseen, need, Position(held, leader, tuple(trick), tidx), tuple(points),
+                                    tuple(tricks), tuple(winners), ways))
+            return
+        sl = slots[i]
+        k = len(trick)
+        seat = (leader + k) % n
+        cands = sl.candidates
+        if not cands:
+            fail(i, seat, f"{sl.token.text!r} is not a card of {v.id}'s deck")
+            return
+        for c in cards_of(cands):
+            if used & bit(c):
+                fail(i, seat, f"{card_symbol(c)} was already played")
+                continue
+            if forbid[seat] & bit(c):
+                fail(i, seat, f"seat {seat + 1} cannot hold {card_symbol(c)}: {_deal_reason(reasons[seat], c)}")
+                continue
+            if count(played[seat]) >= size:
+                fail(i, seat, f"seat {seat + 1} has no cards left")
+                continue
+            new_f, new_r = None, None
+            if k == 0:
+                if rules.lead_restricted & bit(c) and count(rules.lead_restricted & deck) > 1:
+                    new_f = deck & ~rules.lead_restricted
+                    new_r = f"led {card_symbol(c)} at trick {tidx + 1}, so held only {_restricted_name(rules)} then"
+                elif rules.lead_restricted & bit(c):
+                    new_f = deck & ~rules.lead_restricted
+                    new_r = f"led {card_symbol(c)} at trick {tidx + 1}, allowed only as the last card"
+            else:
+                led = suit_of(trick[0])
+                if suit_of(c) != led:
+                    new_f = SUIT_MASKS[led] & deck
+                    new_r = f"showed out of {_suit_name(led)} at trick {tidx + 1}"
+                    if rules.discard_forced and not rules.discard_forced & bit(c):
+                        extra = rules.discard_forced & deck
+                        what = ("the " + card_symbol(extra.bit_length() - 1)) if count(extra) == 1 else "a trump"
+                        new_f |= extra
+                        new_r += f" and did not play {what}"
+            # A new constraint must not contradict the cards this seat already
+            # played later?  Later plays are checked when they come.
+            f2, r2 = forbid, reasons
+            if new_f:
+                f2 = list(forbid)
+                f2[seat] |= new_f
+                r2 = list(reasons)
+                r2[seat] = reasons[seat] + [(new_f, new_r)]
+            p2 = list(played)
+            p2[seat] |= bit(c)
+            cards[i] = c
+            t2 = trick + [c]
+            if len(t2) == n:
+                w = trick_winner(rules, leader, t2)
+                pts = list(points)
+                pts[w] += trick_value(rules, t2, tidx)
+                trs = list(tricks)
+                trs[w] += 1
+                search(i + 1, used | bit(c), f2, r2, p2, w, [], tidx + 1, pts, trs, winners + [w])
+            else:
+                search(i + 1, used | bit(c), f2, r2, p2, leader, t2, tidx, points, tricks, winners)
+            if state["truncated"]:
+                return
+        cards[i] = None
+
+    search(0, 0, base_forbid, base_reasons, [0] * n, setup.leader, [], 0, [0] * n, [0] * n, [])
+    failure = deepest[1] if not readings else None
+    return readings, state["truncated"], failure
+
+
+def _restricted_name(rules) -> str:
+    m = rules.lead_restricted
+    if m == SUIT_MASKS[1] & m and count(m) > 1:
+        return "hearts"
+    return "restricted cards"
+
+
+def count_layouts(unseen: int, need: tuple, forbid) -> int:
+    """How many ways ``unseen`` can be dealt, ``need[s]`` cards to seat ``s``,
+    none of them in ``forbid[s]``."""
+    cards = list(cards_of(unseen))
+    if sum(need) != len(cards) or min(need) < 0:
+        return 0
+    n = len(need)
+    ways = {tuple(need): 1}
+    for c in cards:
+        nxt = {}
+        for rem, w in ways.items():
+            for s in range(n):
+                if rem[s] and not forbid[s] & bit(c):
+                    r = list(rem)
+                    r[s] -= 1
+                    r = tuple(r)
+                    nxt[r] = nxt.get(r, 0) + w
+        ways = nxt
+        if not ways:
+            return 0
+    return ways.get(tuple([0] * n), 0)
+
+
+def iter_layouts(reading: Reading, n_seats: int):
+    """Every dealing of the unseen cards (lists of masks, per seat)."""
+    cards = list(cards_of(reading.unseen))
+    forbid, need = reading.forbidden, reading.need
+    # Order by how constrained a card is, to fail fast.
+    cards.sort(key=lambda c: sum(1 for s in range(n_seats) if not forbid[s] & bit(c)))
+    suffix = [0] * (len(cards) + 1)
+    hands = [0] * n_seats
+    rem = list(need)
+
+    def go(j):
+        if j == len(cards):
+            yield tuple(hands)
+            return
+        c = cards[j]
+        for s in range(n_seats):
+            if rem[s] and not forbid[s] & bit(c):
+                rem[s] -= 1
+                hands[s] |= bit(c)
+                yield from go(j + 1)
+                hands[s] &= ~bit(c)
+                rem[s] += 1
+
+    del suffix
+    yield from go(0)
+
+
+def full_layout(reading: Reading, extra: tuple) -> Layout:
+    """The deal as dealt: what each seat played plus its share of the unseen."""
+    return Layout(tuple(p | e for p, e in zip(reading.played, extra)), 0)
+
+
+def cut_position(reading: Reading, extra: tuple) -> Position:
+    """The position where the record stops, with the unseen cards dealt as ``extra``."""
+    p = reading.position
+    hands = tuple(extra[s] for s in range(len(extra)))
+    return Position(hands, p.leader, p.trick, p.trick_index)
+
+
+# ---------------------------------------------------------------- claims
+
+@dataclass
+class ClaimTarget:
+    """A claim made exact: its seats (0-based) and values, its unit, the first
+    trick it speaks of (0-based), and whether the debt of a bought game is in it."""
+    claim: object
+    unit: str                 # "tricks" or "points"
+    seats: dict               # 0-based seat -> claimed value (as written)
+    start: int                # 0-based first trick counted
+    settled: bool             # the whole deal: a bought game's debt is included
+
+
+def claim_target(setup: Setup, claim) -> ClaimTarget:
+    """The claim's seats and values, its unit decided: as written (``tricks`` /
+    ``points``), else points if any value is negative or the values add up to
+    the deal's total, tricks if they add up to the number of tricks, or the
+    contract is a penalty one (its points are never positive); else points."""
+    n = setup.variant.n_seats
+    seats = {}
+    for who, val in claim.values:
+        s = parse_seat(who, n)
+        if s in seats:
+            raise InvalidRulesError(f"claim {claim.text!r} names seat {s + 1} twice")
+        seats[s] = val
+    size = setup.variant.hand_size
+    if claim.start > size:
+        raise InvalidRulesError(f"claim {claim.text!r}: a deal of {setup.variant.id} has {size} tricks")
+    c = setup.contract
+    unit = claim.unit
+    if unit is None:
+        vals = list(seats.values())
+        full = len(seats) == n
+        left = size - claim.start + 1
+        if any(x < 0 for x in vals):
+            unit = "points"
+        elif full and sum(vals) == left and c.total != left:
+            unit = "tricks"
+        elif full and sum(vals) == c.total:
+            unit = "points"
+        elif c.total < 0:
+            unit = "tricks"
+        else:
+            unit = "points"
+    return ClaimTarget(claim, unit, seats, claim.start - 1, claim.start == 1)
+
+
+def printed_result(setup: Setup, cards, start: int = 0):
+    """Points and tricks per seat in the completed printed tricks from ``start`` (0-based)."""
+    n, rules = setup.variant.n_seats, setup.rules
+    pts, trs = [0] * n, [0] * n
+    leader = setup.leader
+    for t in range(len(cards) // n):
+        trick = list(cards[t * n:(t + 1) * n])
+        w = trick_winner(rules, leader, trick)
+        if t >= start:
+            pts[w] += trick_value(rules, trick, t)
+            trs[w] += 1
+        leader = w
+    return pts, trs
+
+
+def settle(setup: Setup, points, tricks):
+    """Points and tricks per seat after a bought game's debt is handed over
+    (the buyer gives the seller N of his tricks: куплена за N хабарів)."""
+    points, tricks = list(points), list(tricks)
+    b = setup.bought
+    if b is not None:
+        per = setup.contract.per_trick
+        tricks[b.buyer] -= b.tricks
+        tricks[b.seller] += b.tricks
+        points[b.buyer] -= b.tricks * per
+        points[b.seller] += b.tricks * per
+    return points, tricks
+
+
+def _trick_rules(setup: Setup):
+    """Rules counting tricks for a seat playing its contract's way: fewest
+    tricks in a penalty deal (−1 a trick), most otherwise (+1 a trick)."""
+    from dataclasses import replace
+    sign = -1 if setup.contract.total < 0 else 1
+    r = setup.rules
+    return replace(r, card_points=(0,) * len(r.card_points), trick_points=(sign,) * r.n_tricks, seat_base=0), sign
+
+
+_PRINTED: dict = {}   # (reading id, start, settled) -> (reading, points, tricks): the printed part, once per reading
+
+
+def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, solver) -> dict:
+    """Each claimed seat's result in one layout: the printed tricks from the
+    claim's first trick, plus the double-dummy value of the rest (that seat
+    against the others, from where the record stops), plus the debt."""
+    key = (id(r), target.start, target.settled)
+    cached = _PRINTED.get(key)
+    if cached is None or cached[0] is not r:
+        pts, trs = printed_result(setup, r.cards, target.start)
+        if target.settled:
+            pts, trs = settle(setup, pts, trs)
+        cached = _PRINTED[key] = (r, pts, trs)
+    _, pts, trs = cached
+    pos = cut_position(r, extra)
+    out = {}
+    for s in target.seats:
+        if target.unit == "points":
+            rest = 0 if pos.finished else solver.value(_deal(setup, pos), 1 << s)
+            out[s] = pts[s] + rest
+        else:
+            if pos.finished:
+                rest = 0
+            else:
+                rules, sign = _trick_rules(setup)
+                rest = sign * solver.value(_PlainDeal(setup.contract, pos, rules), 1 << s)
+            out[s] = trs[s] + rest
+    return out
+
+
+# ---------------------------------------------------------------- solver access
+
+def make_solver():
+    """The native double-dummy solver, or None when ``kingsolve._core`` is not built."""
+    try:
+        from .solver import Solver
+    except ImportError:
+        return None
+    return Solver()
+
+
+class _ReferenceSolver:
+    """The pure-Python minimax (:mod:`kingsolve.reference`) behind the Solver
+    interface, for small positions when the native core is not built."""
+    MAX_CARDS = 12
+
+    def _check(self, deal):
+        held = sum(count(h) for h in deal.position.hands)
+        if held > self.MAX_CARDS:
+            raise KingsolveError(f"the native solver (kingsolve._core) is not built, and {held} cards are "
+                                 f"too many for the reference solver (at most {self.MAX_CARDS})")
+
+    def value(self, deal, side):
+        from .reference import value
+        self._check(deal)
+        if deal.position.finished:
+            return 0
+        return value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
+
+    def card_values(self, deal, side):
+        from .reference import card_values
+        self._check(deal)
+        if deal.position.finished:
+            return {}
+        base = deal.rules.seat_base * count(side)
+        return {c: v + base for c, v in card_values(deal.rules, deal.position, side).items()}
+
+
+def _deal(setup: Setup, pos: Position):
+    """A position to solve under the record's contract (the whole deal's rules,
+    so that trick ``pos.trick_index`` is scored as that trick of the deal)."""
+    return _PlainDeal(setup.contract, pos, setup.rules)
+
+
+@dataclass(frozen=True)
+class _PlainDeal:
+    contract: object
+    position: Position
+    rules: object
+
+
+# ---------------------------------------------------------------- the report
+
+@dataclass
+class PlayMark:
+    """The double-dummy verdict on one play, for the seat that played it."""
+    index: int
+    trick: int           # 1-based
+    seat: int            # 1-based
+    card: int
+    value: int           # the value of the card played (seat's points from that position on)
+    best: int            # the value of its best card
+    worst: int           # the value of its worst legal card
+    best_cards: tuple    # the cards reaching ``best``
+    loss: int            # best - value (the least over the layouts analysed)
+    loss_max: int = 0    # the most over the layouts analysed
+    layouts: int = 1     # layouts analysed
+    mark: str = ""       # "", "?" or "??"
+
+
+@dataclass
+class ClaimCheck:
+    """One claim against every layout of the readings kept."""
+    target: ClaimTarget
+    layouts: int = 0          # layouts checked
+    holding: int = 0          # layouts where it holds
+    example_fail: dict | None = None   # {"layout": Layout, "values": {seat1: value}}
+    example_hold: dict | None = None
+    values: dict | None = None          # {seat1: value} when the same in every layout (a finished record)
+    truncated: bool = False
+
+    @property
+    def status(self) -> str:
+        """``holds`` in every layout; ``possible`` in some (it does not follow
+        from the printed play alone); ``fails`` in none."""
+        if self.layouts and self.holding == self.layouts:
+            return "holds"
+        return "possible" if self.holding else "fails"
+
+
+@dataclass
+class RecordReport:
+    rec: Record
+    setup: Setup
+    notes: list = field(default_factory=list)
+    slots: list = field(default_factory=list)
+    readings: list = field(default_factory=list)       # readings consistent with the play
+    kept: list = field(default_factory=list)           # those kept (the claims rule the others out)
+    truncated: bool = False
+    failure: Failure | None = None
+    illegal: IllegalPlayError | None = None
+    claims: list = field(default_factory=list)         # ClaimCheck per [Claim]
+    matching: list = field(default_factory=list)       # [(reading, extra)] where every claim holds (capped)
+    n_matching: int = 0
+    marks: list = field(default_factory=list)
+    analysed_layouts: int = 0
+    layouts_total: int = 0                             # layouts of the kept readings
+    reading: Reading | None = None                     # the reading shown (unique, or the first)
+    layout: Layout | None = None                       # the deal, when a single layout is consistent
+    score: dict | None = None                          # finished: points/tricks after the debt
+    raw_score: dict | None = None                      # before the debt
+    possible: list = field(default_factory=list)       # per seat: unseen cards it may hold
+
+    @property
+    def legal(self) -> bool:
+        return self.failure is None and self.illegal is None
+
+    @property
+    def ok(self) -> bool:
+        return self.legal and all(c.status != "fails" for c in self.claims)
+
+    @property
+    def finished(self) -> bool:
+        r = self.reading
+        return r is not None and r.unseen == 0 and not r.position.trick \
+            and r.position.trick_index == self.setup.variant.hand_size
+
+
+MAX_MATCHING_KEPT = 50
+
+
+def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
+                  solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True) -> RecordReport:
+    """Verify one record (see the module docstring).  ParseError when the
+    record cannot be played at all (a missing tag, too many cards, a bad claim)."""
+    setup = setup_record(rec, variant)
+    _PRINTED.clear()
+    rep = RecordReport(rec, setup, notes=list(setup.notes))
+    slots, shape_notes = build_slots(rec, setup)
+    rep.notes.extend(shape_notes)
+    rep.slots = slots
+    if rec.layout is not None:
+        try:
+            rec.layout.check(setup.variant)
+        except KingsolveError as err:
+            line, col = rec.tag_lines.get("Layout", (rec.line, None))
+            raise ParseError(f"[Layout]: {err}", file=rec.source, line=line, col=col) from err
+    targets = []
+    for cl in rec.claims:
+        try:
+            targets.append(claim_target(setup, cl))
+        except KingsolveError as err:
+            raise ParseError(f"[Claim]: {err}", file=rec.source, line=cl.line or rec.line, col=cl.col or None,
+                             token=cl.text) from err
+    readings, truncated, failure = infer(setup, slots, rec.layout)
+    rep.readings, rep.truncated, rep.failure = readings, truncated, failure
+    if not readings:
+        return rep
+    if solver is None:
+        solver = make_solver() or _ReferenceSolver()
+    n = setup.variant.n_seats
+
+    # Every layout of every reading against every claim.
+    checks = [ClaimCheck(t) for t in targets]
+    per_reading = []
+    for r in readings:
+        rc = [ClaimCheck(t) for t in targets]
+        match = []
+        n_match = 0
+        if targets:
+            for k, extra in enumerate(iter_layouts(r, n)):
+                if k >= MAX_CLAIM_LAYOUTS:
+                    for c in rc:
+                        c.truncated = True
+                    break
+                all_hold = True
+                for c in rc:
+                    vals = claim_values(setup, r, c.target, extra, solver)
+                    shown = {s + 1: v for s, v in vals.items()}
+                    c.layouts += 1
+                    if all(vals[s] == want for s, want in c.target.seats.items()):
+                        c.holding += 1
+                        if c.example_hold is None:
+                            c.example_hold = {"layout": full_layout(r, extra), "values": shown}
+                    else:
+                        all_hold = False
+                        if c.example_fail is None:
+                            c.example_fail = {"layout": full_layout(r, extra), "values": shown}
+                    if c.values is None and k == 0:
+                        c.values = shown
+                    elif c.values is not None and c.values != shown:
+                        c.values = {}
+                if all_hold:
+                    n_match += 1
+                    if len(match) < MAX_MATCHING_KEPT:
+                        match.append(extra)
+        per_reading.append((r, rc, match, n_match))
+    kept = [x for x in per_reading if x[3]] if targets else per_reading
+    if targets and kept and len(kept) < len(per_reading):
+        rep.notes.append(f"the claims rule out {len(per_reading) - len(kept)} of {len(per_reading)} readings of the play")
+    if not kept:
+        kept = per_reading
+    rep.kept = [x[0] for x in kept]
+    rep.layouts_total = sum(r.n_layouts for r in rep.kept)
+    for r, rc, match, n_match in kept:
+        for total, c in zip(checks, rc):
+            total.layouts += c.layouts
+            total.holding += c.holding
+            total.truncated |= c.truncated
+            total.example_fail = total.example_fail or c.example_fail
+            total.example_hold = total.example_hold or c.example_hold
+            if total.values is None:
+                total.values = c.values
+            elif total.values != c.values:
+                total.values = {}
+        rep.n_matching += n_match
+        rep.matching.extend((r, e) for e in match)
+    rep.claims = checks
+    rep.reading = rep.kept[0]
+
+    # The deal shown: the only layout the play and the claims allow, else the first.
+    if targets and rep.matching:
+        r0, extra0 = rep.matching[0]
+        rep.reading = r0
+        if rep.n_matching == 1:
+            rep.layout = full_layout(r0, extra0)
+    else:
+        extra0 = next(iter_layouts(rep.reading, n))
+        if rep.layouts_total == 1:
+            rep.layout = full_layout(rep.reading, extra0)
+    shown_layout = full_layout(rep.reading, extra0)
+    # Replay by the engine (the authority on legality) and score.
+    try:
+        rp = replay(setup.rules, Position(shown_layout.hands, setup.leader), list(rep.reading.cards))
+    except IllegalPlayError as err:  # the inference missed a rule: report it, never hide it
+        rep.illegal = err
+        return rep
+    rep.raw_score = {"points": list(rp.points), "tricks": list(rp.tricks)}
+    pts, trs = settle(setup, rp.points, rp.tricks) if rep.finished else (list(rp.points), list(rp.tricks))
+    rep.score = {"points": pts, "tricks": trs}
+    poss = [0] * n
+    source = [(r, e) for r, e in rep.matching] if targets and rep.matching else None
+    if source is not None and rep.n_matching <= MAX_MATCHING_KEPT:
+        for r, e in source:
+            for s in range(n):
+                poss[s] |= e[s]
+    else:
+        for r in rep.kept:
+            for s in range(n):
+                if r.need[s]:
+                    poss[s] |= r.unseen & ~r.forbidden[s]
+    rep.possible = poss
+    if marks:
+        # Marks are for the reading shown, over its deals (those agreeing with the claims, if any).
+        pool = [(r, e) for r, e in rep.matching if r is rep.reading] if targets and rep.matching else None
+        rep.marks, rep.analysed_layouts = analyse_plays(setup, rep.kept, solver, analysis_layouts, pool)
+    return rep
+
+
+def analyse_plays(setup: Setup, readings: list, solver, max_layouts: int, pool=None):
+    """Marks for every play of the first reading over up to ``max_layouts``
+    of its layouts (from ``pool`` [(reading, extra)] if given, else in order).  A play's loss is the least over the layouts analysed, so a mark
+    means it lost in every one; ``??`` when it was the worst card in each."""
+    from .engine import play as play_card
+    n = setup.variant.n_seats
+    if pool:
+        layouts = list(pool[:max_layouts])
+    else:
+        layouts = []
+        gens = [(r, iter_layouts(r, n)) for r in readings[:1]]
+        while len(layouts) < max_layouts and gens:
+            alive = []
+            for r, g in gens:
+                if len(layouts) >= max_layouts:
+                    break
+                ex = next(g, None)
+                if ex is not None:
+                    layouts.append((r, ex))
+                    alive.append((r, g))
+            gens = alive
+    runs = []
+    for r, extra in layouts:
+        pos = Position(full_layout(r, extra).hands, setup.leader)
+        marks = []
+        for i, c in enumerate(r.cards):
+            seat = pos.to_move
+            vals = solver.card_values(_deal(setup, pos), 1 << seat)
+            v = vals[c]
+            best, worst = max(vals.values()), min(vals.values())
+            bc = tuple(x for x in sorted(vals, key=lambda x: (suit_of(x), -rank_of(x))) if vals[x] == best)
+            marks.append(PlayMark(i, pos.trick_index + 1, seat + 1, c, v, best, worst, bc, best - v, best - v))
+            pos = play_card(setup.rules, pos, c).position
+        runs.append(marks)
+    per_play = []
+    for i in range(len(runs[0]) if runs else 0):
+        alts = [run[i] for run in runs]
+        m = min(alts, key=lambda x: x.loss)
+        m.loss_max = max(x.loss for x in alts)
+        m.layouts = len(alts)
+        if m.loss > 0:
+            m.mark = "??" if all(x.value == x.worst for x in alts) else "?"
+        per_play.append(m)
+    return per_play, len(layouts)
+
+
+def seats_of(setup: Setup, cards) -> tuple[list, list]:
+    """The seat (0-based) of each printed card and the winner of each completed trick."""
+    n = setup.variant.n_seats
+    seats, winners = [], []
+    leader = setup.leader
+    for t in range(0, len(cards), n):
+        trick = list(cards[t:t + n])
+        seats.extend((leader + k) % n for k in range(len(trick)))
+        if len(trick) == n:
+            leader = trick_winner(setup.rules, leader, trick)
+            winners.append(leader)
+    return seats, winners
+
+
+def slot_choices(rep: RecordReport) -> list:
+    """For each ambiguous slot: {card: number of kept readings that read it so}."""
+    out = []
+    for sl in rep.slots:
+        if not sl.ambiguous:
+            continue
+        tally = {}
+        for r in rep.kept:
+            tally[r.cards[sl.index]] = tally.get(r.cards[sl.index], 0) + 1
+        out.append((sl, dict(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))))
+    return out
+
+
+def verify_records(records, variant=None, **kw) -> list:
+    """Reports for every record that holds a deal (comment-only blocks are skipped)."""
+    return [verify_record(r, variant, **kw) for r in records if r.tricks or r.tags]
