@@ -1,12 +1,17 @@
 """Every registered command has help text; ``-h`` and ``--version`` work
 (after sqlite-utils' tests/test_docs.py)."""
+import click
 import pytest
 from click.testing import CliRunner
 
 import kingsolve
 from kingsolve.cli import main
 
-COMMANDS = sorted(main.commands)
+# Commands load lazily; list and load every one as `kingsolve --help` does.
+_CTX = click.Context(main)
+COMMANDS = sorted(main.list_commands(_CTX))
+for _name in COMMANDS:
+    main.get_command(_CTX, _name)
 
 
 def run(*args):
@@ -16,7 +21,7 @@ def run(*args):
 def test_the_group_registers_the_core_commands():
     # rules and solve exist from the start (INTERFACE.md); the others as they are written
     assert {"rules", "solve"} <= set(COMMANDS)
-    assert set(COMMANDS) <= {"rules", "solve", "table", "verify", "bid", "stats", "score"}
+    assert set(COMMANDS) == {"rules", "solve", "table", "verify", "bid", "stats", "score"}
 
 
 @pytest.mark.parametrize("name", COMMANDS)

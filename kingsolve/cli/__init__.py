@@ -6,8 +6,6 @@ become one line on stderr and exit code 2; a verification that fails exits 1.
 """
 from __future__ import annotations
 
-import importlib
-
 import click
 
 from .common import KingsolveGroup
@@ -24,7 +22,7 @@ COMMANDS = {
 }
 
 
-@click.group(cls=KingsolveGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=KingsolveGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kingsolve", prog_name="kingsolve")
 def main():
     """Double-dummy solver and analysis toolkit for King (Кинг / Кінг).
@@ -32,11 +30,3 @@ def main():
     Solve layouts of every contract, verify annotated textbook deals, estimate
     bids for trump games, and check score sheets."""
 
-
-for _name, _target in COMMANDS.items():
-    _module, _func = _target.split(":")
-    try:
-        main.add_command(getattr(importlib.import_module(_module), _func), _name)
-    except ModuleNotFoundError as _err:  # a command whose module is not written yet
-        if _err.name != _module:
-            raise

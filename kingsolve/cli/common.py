@@ -25,7 +25,23 @@ class VerificationFailed(click.ClickException):
 
 
 class KingsolveGroup(click.Group):
-    """Turns library errors into one-line messages with exit code 2."""
+    """Turns library errors into one-line messages with exit code 2, and loads
+    each command's module only when that command is used (so that ``solve``
+    does not pay for importing pandas and matplotlib)."""
+
+    def __init__(self, *args, lazy_commands=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy_commands))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in self.lazy_commands:
+            import importlib
+            module, func = self.lazy_commands[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), func), name)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx):
         try:
