@@ -58,22 +58,6 @@ def test_group_help_lists_every_command():
     assert "Usage: main [OPTIONS] COMMAND [ARGS]..." in r.output and "Traceback" not in r.output
 
 
-def _installed() -> bool:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        version("kingsolve")
-    except PackageNotFoundError:
-        return False
-    return True
-
-
-# kingsolve/cli/__init__.py uses click.version_option(package_name="kingsolve"),
-# which needs installed metadata: in a source tree built with
-# `setup.py build_ext --inplace` `kingsolve --version` dies with a RuntimeError
-# traceback.  Reported; the fix is version=kingsolve.__version__.  strict: once
-# fixed, this marker must go.
-@pytest.mark.xfail(not _installed(), strict=True, raises=AssertionError,
-                   reason="bug in kingsolve/cli/__init__.py: --version needs installed metadata")
 def test_version():
     r = run("--version")
     assert r.exit_code == 0, r.output

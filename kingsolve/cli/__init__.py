@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from .. import __version__
+
 from .common import KingsolveGroup
 
 # name -> "module:function" (each command lives in its own module)
@@ -23,7 +25,7 @@ COMMANDS = {
 
 
 @click.group(cls=KingsolveGroup, lazy_commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="kingsolve", prog_name="kingsolve")
+@click.version_option(__version__, prog_name="kingsolve")
 def main():
     """Double-dummy solver and analysis toolkit for King (Кинг / Кінг).
 
