@@ -112,6 +112,54 @@ def test_round_trip_any_size(lay):
     assert Layout.from_str(f"{lay.first + 1}:{cyr}") == lay
 
 
+SUIT_SPELLINGS = ["♠♥♦♣", "♤♡♢♧", "SHDC", "shdc", "пчбт", ["♠\ufe0f", "♥\ufe0f", "♦\ufe0f", "♣\ufe0f"]]
+LATIN = {14: "A", 13: "K", 12: "Q", 11: "J"}
+CYRILLIC = {14: "Т", 13: "К", 12: "Д", 11: "В"}
+
+
+@st.composite
+def spelled(draw, lay):
+    """``lay`` written in a random spelling: dotted or suit markers, Latin or
+    Cyrillic ranks, T or 10, any marker alphabet, suits in any order, '/' or '|',
+    any FIRST spelling (number, Roman, compass)."""
+    n = lay.n_seats
+    ranks = draw(st.sampled_from([LATIN, CYRILLIC]))
+    ten = draw(st.sampled_from(["T", "10"]))
+
+    def rank(r):
+        return ranks.get(r) or (ten if r == 10 else str(r))
+
+    def suit_text(h, s):
+        rs = sorted((c & 15) + 2 for c in cards_of(h) if c >> 4 == s)
+        rs = draw(st.permutations(rs))  # any rank order
+        return "".join(rank(r) for r in rs)
+
+    firsts = [str(lay.first + 1), ["I", "II", "III", "IV"][lay.first]] + (["NESW"[lay.first]] if n == 4 else [])
+    first = draw(st.sampled_from(firsts))
+    order = [lay.hands[(lay.first + k) % n] for k in range(n)]
+    if draw(st.booleans()):
+        body = " ".join(".".join(suit_text(h, s) for s in range(4)) for h in order)
+    else:
+        markers = draw(st.sampled_from(SUIT_SPELLINGS))
+        hands = []
+        for h in order:
+            suits = draw(st.permutations(range(4)))
+            hands.append(" ".join(markers[s] + suit_text(h, s) for s in suits))
+        body = draw(st.sampled_from([" / ", "/", " | "])).join(hands)
+    return f"{first}:{body}"
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(VARIANT_IDS).flatmap(
+    lambda vid: st.integers(1, get_variant(vid).hand_size).flatmap(lambda k: layouts(get_variant(vid), k)))
+    .flatmap(lambda lay: st.tuples(st.just(lay), spelled(lay))))
+def test_any_spelling_reads_back(case):
+    lay, text = case
+    got = Layout.from_str(text)
+    assert got == lay, text
+    assert str(got) == str(lay)
+
+
 # ---------------------------------------------------------------------------
 # Seats and sides
 
