@@ -138,16 +138,28 @@ class Claim:
     text: str
     values: list
     unit: str | None
+    start: int = 1          # "from N": the result of tricks N.. only (prose that ends a record)
+    line: int = 0
+    col: int = 0
 
 
 _CLAIM_PAIR = re.compile(r"^\s*([0-9]+|IV|III|II|I|[NESW])\s*[:=]\s*([+-−]?\d+)\s*$", re.I)
 
 
 def parse_claim(text: str) -> Claim:
-    """``"1:5 2:3 3:2"`` (seats 1..N or I II III IV), optionally ending in
-    ``tricks`` or ``points``; raises ValueError (caught by the reader)."""
+    """``"1:5 2:3 3:2"`` (seats 1..N or I II III IV), optionally followed by
+    ``tricks`` or ``points`` and by ``from N`` (the result of tricks N.. only:
+    what the prose ending a record says of the remaining tricks).  Raises
+    ValueError (the reader turns it into a ParseError)."""
     body = clean(text).strip()
     unit = None
+    start = 1
+    m = re.search(r"\s*\bfrom\s+(?:trick\s+)?(\d+)\s*$", body, re.I)
+    if m:
+        start = int(m.group(1))
+        if start < 1:
+            raise ValueError(f"claim {text!r}: 'from {start}': tricks are numbered from 1")
+        body = body[:m.start()]
     m = re.search(r"\s*\b(tricks?|points?|pts)\s*$", body, re.I)
     if m:
         word = m.group(1).lower()
@@ -163,7 +175,7 @@ def parse_claim(text: str) -> Claim:
         pairs.append((pm.group(1).upper(), int(pm.group(2).replace("−", "-"))))
     if not pairs:
         raise ValueError(f"claim {text!r} is empty")
-    return Claim(text, pairs, unit)
+    return Claim(text, pairs, unit, start)
 
 
 @dataclass
@@ -181,8 +193,13 @@ class Record:
     tricks: list = field(default_factory=list)
     unfinished: bool = False
     layout: Layout | None = None
-    claim: Claim | None = None
+    claims: list = field(default_factory=list)   # every [Claim], in order
     warnings: list = field(default_factory=list)
+
+    @property
+    def claim(self) -> Claim | None:
+        """The first claim (a record may carry several)."""
+        return self.claims[0] if self.claims else None
 
     @property
     def plays(self) -> list:
@@ -295,7 +312,10 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
             end = text.find("\n", pos)
             end = n if end < 0 else end
             c = Comment(";", text[pos + 1:end].strip(), line, col)
-            if trick is not None:
+            if trick is None and rec.tricks and rec.items[-1][0] == "trick" and rec.tricks[-1].ended \
+                    and last_item_line == line:
+                rec.tricks[-1].line_comments.append(c)   # "3. 8 - ♦Д - ?.   ; comment"
+            elif trick is not None:
                 trick.line_comments.append(c)
             else:
                 rec.items.append(("comment", c, line == last_item_line))
@@ -335,7 +355,7 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
             name, value = m.group(1), (m.group(2) or "").replace('\\"', '"').replace("\\\\", "\\")
             if name.lower() == "play":
                 in_play = True
-            if name in rec.tags:
+            if name in rec.tags and name != "Claim":
                 sc.warn(rec, pos, f"tag [{name}] given twice; the last one counts", name)
             rec.tags[name] = value
             rec.tag_lines[name] = (line, col)
@@ -347,7 +367,9 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
                     raise sc.error(pos, f"[Layout]: {err}", value) from err
             elif name == "Claim":
                 try:
-                    rec.claim = parse_claim(value)
+                    claim = parse_claim(value)
+                    claim.line, claim.col = line, col
+                    rec.claims.append(claim)
                 except ValueError as err:
                     raise sc.error(pos, str(err), value) from err
             pos = m.end()
@@ -396,6 +418,7 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
             else:
                 trick.ended = True
                 close_trick()
+                last_item_line = line
             pos += 1
             continue
         # A card slot: up to the next separator, bracket, comment or end of trick.

@@ -239,7 +239,7 @@ def build_slots(rec: Record, setup: Setup) -> tuple[list, list]:
             tokens += [PlayToken(UNKNOWN, "", tr.line, tr.col) for _ in range(n - len(tokens))]
         for j, tok in enumerate(tokens):
             if tok.kind == CARD:
-                cands = bit(tok.card)
+                cands = bit(tok.card) & deck
             elif tok.kind == BARE:
                 cands = sum(bit(card(s, tok.rank)) for s in SUITS) & deck
             else:
@@ -299,7 +299,14 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
         seat = (leader + k) % n
         cands = sl.candidates
         if not cands:
-            fail(i, seat, f"{sl.token.text!r} is not a card of {v.id}'s deck")
+            tok = sl.token
+            if tok.kind == CARD and v.talon & bit(tok.card):
+                why = f"{card_symbol(tok.card)} is in the talon of {v.id}"
+            elif tok.kind == CARD:
+                why = f"{card_symbol(tok.card)} is not in the deck of {v.id}"
+            else:
+                why = f"no card of {v.id}'s deck reads {tok.text!r}"
+            fail(i, seat, why)
             return
         for c in cards_of(cands):
             if used & bit(c):
@@ -656,14 +663,20 @@ class RecordReport:
     score: dict | None = None                          # finished: points/tricks after the debt
     raw_score: dict | None = None                      # before the debt
     possible: list = field(default_factory=list)       # per seat: unseen cards it may hold
+    proof: bool = False                                # a claim must hold in every possible deal
 
     @property
     def legal(self) -> bool:
         return self.failure is None and self.illegal is None
 
     @property
+    def claims_ok(self) -> bool:
+        bad = ("fails", "possible") if self.proof else ("fails",)
+        return all(c.status not in bad for c in self.claims)
+
+    @property
     def ok(self) -> bool:
-        return self.legal and all(c.status != "fails" for c in self.claims)
+        return self.legal and self.claims_ok
 
     @property
     def finished(self) -> bool:
@@ -676,12 +689,17 @@ MAX_MATCHING_KEPT = 50
 
 
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
-                  solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True) -> RecordReport:
+                  solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
+                  claim_layouts: int = MAX_CLAIM_LAYOUTS, proof: bool = False) -> RecordReport:
     """Verify one record (see the module docstring).  ParseError when the
-    record cannot be played at all (a missing tag, too many cards, a bad claim)."""
+    record cannot be played at all (a missing tag, too many cards, a bad claim).
+
+    ``claim_layouts``: layouts checked per reading against the claims (the
+    report says when there were more); ``proof``: a claim that holds in only
+    some of the possible deals counts as failed."""
     setup = setup_record(rec, variant)
     _PRINTED.clear()
-    rep = RecordReport(rec, setup, notes=list(setup.notes))
+    rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
     slots, shape_notes = build_slots(rec, setup)
     rep.notes.extend(shape_notes)
     rep.slots = slots
@@ -715,7 +733,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         n_match = 0
         if targets:
             for k, extra in enumerate(iter_layouts(r, n)):
-                if k >= MAX_CLAIM_LAYOUTS:
+                if k >= claim_layouts:
                     for c in rc:
                         c.truncated = True
                     break

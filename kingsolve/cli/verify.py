@@ -10,7 +10,7 @@ from ..errors import KingsolveError, ParseError
 from ..kdn import parse_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
-from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, make_solver, verify_record
+from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, make_solver, verify_record
 from .common import InputError, VerificationFailed
 
 
@@ -49,8 +49,12 @@ def _sources(path: str):
 @click.option("--layouts", "analysis_layouts", default=DEFAULT_ANALYSIS_LAYOUTS, show_default=True,
               type=click.IntRange(1, None),
               help="Play-by-play marks of an unfinished record over up to this many of its possible deals.")
+@click.option("--claim-layouts", default=MAX_CLAIM_LAYOUTS, show_default=True, type=click.IntRange(1, None),
+              help="Deals checked against the claims per reading of an unfinished record (the report says when there are more).")
+@click.option("--proof", is_flag=True,
+              help="A claim must hold in every deal the record allows: one that holds in only some fails (exit 1).")
 @click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
-def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, no_marks):
+def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, proof, no_marks):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -60,8 +64,13 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     double-dummy, in every way the unseen cards can lie) and marks each play
     with ? / ?? when it loses points double-dummy.
 
-    Exit 0 when every play is legal and no claim fails, 1 when a play is
-    illegal or a claim fails, 2 when a file cannot be read."""
+    A claim is "holds" (in every deal the record allows), "possible" (in
+    some: it does not follow from the printed play alone; the report shows
+    a deal where it fails) or "fails" (in none).
+
+    Exit 0 when every play is legal and no claim fails (with --proof: every
+    claim holds), 1 when a play is illegal or a claim fails, 2 when a file
+    cannot be read."""
     if options and not variant_id:
         raise InputError("--option needs --variant")
     variant = get_variant(variant_id, options) if variant_id else None
@@ -74,7 +83,8 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
             if not rec.tricks and not any(k != "Play" for k in rec.tags):
                 continue  # a block of comments only
             rep = verify_record(rec, variant, max_completions=max_completions, solver=solver,
-                                analysis_layouts=analysis_layouts, marks=not no_marks)
+                                analysis_layouts=analysis_layouts, marks=not no_marks,
+                                claim_layouts=claim_layouts, proof=proof)
             if fmt == "json":
                 click.echo(report.to_json(rep, max_completions))
             else:

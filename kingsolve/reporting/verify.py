@@ -10,7 +10,7 @@ from ..verify import RecordReport, seats_of, slot_choices
 def _status(rep: RecordReport) -> str:
     if not rep.legal:
         return "illegal"
-    if any(c.status == "fails" for c in rep.claims):
+    if not rep.claims_ok:
         return "claim-fails"
     return "ok"
 
@@ -47,6 +47,10 @@ def hand_diagram(hands, title="", indent="    ", extra=None) -> list[str]:
 
 def _seat_names(seats) -> str:
     return ", ".join(f"seat {s}" for s in seats)
+
+
+def _tricks(k: int) -> str:
+    return f"{k} trick" + ("" if k == 1 else "s")
 
 
 def _points(v: int) -> str:
@@ -103,8 +107,8 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     more = "+" if rep.truncated else ""
     if choices:
         if nk == 1:
-            lines.append(f"  Inference: the play has {nr}{more} legal reading(s)"
-                         + (f"; the claims keep one" if nr > 1 else ": unique") + " — filled in:")
+            lines.append(f"  Inference: the play has {nr}{more} legal readings; the claims keep one — filled in:" if nr > 1
+                         else "  Inference: the play has a single legal reading — filled in:")
         else:
             lines.append(f"  Inference: {nr}{more} legal readings of the play" + (f", {nk} consistent with the claims" if nk != nr else "")
                          + " — each unsure card can be:")
@@ -137,16 +141,16 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     # Result.
     raw = rep.raw_score
     if rep.finished:
-        lines.append("  Result: " + "  ".join(f"seat {s + 1} {raw['tricks'][s]} tricks {_points(raw['points'][s])}" for s in range(n)))
+        lines.append("  Result: " + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
         if setup.bought:
             b = setup.bought
             sc = rep.score
             lines.append(f"  After the debt (seat {b.buyer + 1} hands {b.tricks} tricks to seat {b.seller + 1}): "
-                         + "  ".join(f"seat {s + 1} {sc['tricks'][s]} tricks {_points(sc['points'][s])}" for s in range(n)))
+                         + "  ".join(f"seat {s + 1} {_tricks(sc['tricks'][s])} {_points(sc['points'][s])}" for s in range(n)))
     else:
         done = len(rep.reading.cards) // n
         lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
-                     + "  ".join(f"seat {s + 1} {raw['tricks'][s]} tricks {_points(raw['points'][s])}" for s in range(n)))
+                     + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
     for chk in rep.claims:
         lines.append("  " + _claim_line(chk))
     # Play by play.
