@@ -3,7 +3,6 @@ module can ``from strategies import …`` (random deals and small positions)."""
 import os
 import sys
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -15,15 +14,3 @@ settings.register_profile("thorough", deadline=None, max_examples=1000,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingsolve"))
 
-
-@pytest.fixture
-def cli():
-    """Run ``kingsolve ARGS…`` through Click's CliRunner (stderr kept apart)."""
-    from click.testing import CliRunner
-
-    from kingsolve.cli import main
-
-    def run(*args, input=None):
-        return CliRunner().invoke(main, [str(a) for a in args], input=input)
-
-    return run

@@ -50,6 +50,9 @@ def test_canonical_example():
     "1:♣Q7 ♦J87 ♥1087 ♠J8 / ♠KQ10 ♥A9 ♦Q ♣J1098 / ♠97 ♥KQJ ♦AK109 ♣K",  # suits in any order
     "1:♠J8 ♥1087 ♦J87 ♣Q7 ♦— / ♠KQ10 ♥A9 ♦Q ♣J1098 / ♠97 ♥KQJ ♦AK109 ♣K",  # a void written as —
     "1:♠J ♥1087 ♦J87 ♣Q7 ♠8 / ♠KQ10 ♥A9 ♦Q ♣J1098 / ♠97 ♥KQJ ♦AK109 ♣K",  # a suit given in two pieces
+    "1:J8.T87.J87.Q7/KQT.A9.Q.JT98/97.KQJ.AKT9.K",                     # dotted hands with '/'
+    "1:J8.T87.J87.Q7 | KQT.A9.Q.JT98 | 97.KQJ.AKT9.K",
+    "1:J8.T87.J87.Q7 / ♠KQT ♥A9 ♦Q ♣JT98 / 97.KQJ.AKT9.K",             # mixed forms
 ])
 def test_spellings_read_the_same(text):
     assert str(Layout.from_str(text)) == CANON
