@@ -1,5 +1,6 @@
-"""Shared fixtures.  Puts this directory on ``sys.path`` so that every test
-module can ``from strategies import …`` (random deals and small positions)."""
+"""Shared test set-up: puts this directory on ``sys.path`` so that every test
+module can ``from strategies import …`` (random deals and small positions), and
+registers the Hypothesis profiles."""
 import os
 import sys
 
@@ -7,8 +8,9 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-# No per-example deadline (the machine is shared and timings vary); each test
-# sets its own max_examples.  HYPOTHESIS_PROFILE=thorough for a long run.
+# No per-example deadline (the machine is shared and timings vary).  Tests that
+# set their own max_examples keep it; HYPOTHESIS_PROFILE=thorough raises the
+# default (100) for the others.
 settings.register_profile("kingsolve", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", deadline=None, max_examples=1000,
                           suppress_health_check=[HealthCheck.too_slow])
