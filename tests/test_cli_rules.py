@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from kingsolve.cli import main
 
+from strategies import VARIANT_CONFIGS, config_id
 from test_variants import rules_total
 
 
@@ -83,8 +84,7 @@ def test_rules_text_ru3_talons_and_king52():
 # ---------------------------------------------------------------------------
 # JSON output: the totals are RULES.md's
 
-@pytest.mark.parametrize("vid, options", [("ru4", ()), ("ua3", ()), ("ru3", ()), ("king52", ()),
-                                          ("ua3", ("king-points=20",)), ("ru4", ("boys=jacks-kings",))])
+@pytest.mark.parametrize("vid, options", VARIANT_CONFIGS, ids=[config_id(c) for c in VARIANT_CONFIGS])
 def test_rules_json_totals(vid, options):
     args = ["rules", "-V", vid, "--format", "json"]
     for o in options:
@@ -96,7 +96,9 @@ def test_rules_json_totals(vid, options):
     assert data["variant"] == vid
     assert (data["seats"], data["hand_size"]) == {"ru4": (4, 8), "ua3": (3, 10), "ru3": (3, 10),
                                                   "king52": (4, 13)}[vid]
-    assert data["talon"] == {"ua3": ["SA", "CA"], "ru3": ["S7", "C7"]}.get(vid, [])
+    hidden = "talon=hidden" in options
+    assert data["talon"] == ([] if hidden else {"ua3": ["SA", "CA"], "ru3": ["S7", "C7"]}.get(vid, []))
+    assert data["hidden_talon"] == (2 if hidden else 0)
     for c in data["contracts"]:
         assert c["total"] == rules_total(vid, options, c["name"]), c["name"]
     names = [c["name"] for c in data["contracts"]]
