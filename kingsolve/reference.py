@@ -11,7 +11,12 @@ from .variants import DealRules
 
 def value(rules: DealRules, pos: Position, side: int) -> int:
     """Points the seats of ``side`` (a bitmask of 0-based seats) take from ``pos``
-    to the end, the side maximising and every other seat minimising."""
+    to the end, the side maximising and every other seat minimising.
+
+    Only what the tricks score: the points every seat starts with
+    (``rules.seat_base``, king52 minus's 325) are not included — add
+    ``rules.seat_base`` once per seat of the side for a score-sheet value, as
+    :class:`kingsolve.solver.Solver` does."""
 
     @lru_cache(maxsize=None)
     def search(p: Position) -> int:
