@@ -176,3 +176,13 @@ def test_card_values_agree_with_value(sp):
     # and for the opponents of the seat to move, the best card for them is the minimum
     other = ((1 << r.n_seats) - 1) & ~side
     assert min(reference.card_values(r, p, other).values()) == reference.value(r, p, other)
+
+
+def test_king52_minus_seat_base_not_included():
+    # king52 minus: -75 a trick; every seat also starts from 325 (rules.seat_base), which
+    # reference.value leaves out.  1-card layout ♠A ♠K ♠Q ♠J: seat 1 takes the trick.
+    r, p = setup("king52", "minus", "1:A... K... Q... J...", "NT")
+    assert values(r, p) == [-75, 0, 0, 0] and r.seat_base == 325
+    # ♠2 led under the others' spades (seat 1 must lead it): seat 2's ♠A wins.
+    r, p = setup("king52", "minus", "1:2... A... Q... J...", "H")
+    assert values(r, p) == [0, -75, 0, 0]
