@@ -1,0 +1,290 @@
+"""kingsolve.verify: inference of lost cards and unseen hands, replay, claims,
+per-play marks — on the three textbook deals of seed 000 (what follows from the
+source text, said for each) and on small records checked against the engine
+and the reference solver."""
+import itertools
+import os
+
+import pytest
+
+from kingsolve.cards import SUIT_MASKS, HEARTS, DIAMONDS, bit, card_symbol, cards_of, parse_card
+from kingsolve.engine import Position, legal_mask, play, replay
+from kingsolve.errors import IllegalPlayError, ParseError
+from kingsolve.kdn import parse_kdn
+from kingsolve.layout import Layout
+from kingsolve import reference
+from kingsolve.variants import get_variant
+from kingsolve.verify import (
+    build_slots, count_layouts, infer, iter_layouts, seats_of, setup_record, slot_choices, verify_record,
+)
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+
+
+def c(text):
+    return parse_card(text)
+
+
+def load(name):
+    with open(os.path.join(EXAMPLES, name), encoding="utf-8") as fh:
+        (rec,) = parse_kdn(fh.read(), source=name)
+    return rec
+
+
+@pytest.fixture(scope="module")
+def deal1():
+    return verify_record(load("1_no_hearts.kdn"), marks=False)
+
+
+@pytest.fixture(scope="module")
+def deal2():
+    return verify_record(load("2_no_last_two.kdn"), marks=False)
+
+
+@pytest.fixture(scope="module")
+def deal3():
+    return verify_record(load("3_bought_trump.kdn"))
+
+
+def unsure(rep):
+    """{(trick, token text): {card: readings}} of the kept readings."""
+    return {(sl.trick + 1, sl.token.text): tally for sl, tally in slot_choices(rep)}
+
+
+# ---------------------------------------------------------------- the third example (bought trump game)
+
+def test_deal3_the_garbled_and_bare_cards_have_one_reading_all_hearts(deal3):
+    # The source lost the heart symbols (RULES.md §6); the play alone pins every card down.
+    assert len(deal3.readings) == 1
+    got = {k: list(v) for k, v in unsure(deal3).items()}
+    # «До» of trick 3: seat 2 takes that trick with Тч and leads trick 4 ("це ходить
+    # другий гравець, який отримав хабар"), so До is a heart below the ace: the ♥K.
+    assert got[(3, "До")] == [c("HK")]
+    assert got == {(3, "До"): [c("HK")], (3, "7"): [c("H7")], (4, "9"): [c("H9")], (4, "Д"): [c("HQ")],
+                   (4, "8"): [c("H8")], (5, "В"): [c("HJ")], (5, "10"): [c("HT")]}
+
+
+def test_deal3_reconstruction_is_what_each_seat_played(deal3):
+    # Every card is played, so each hand is the cards its seat played: seat 3 (the buyer)
+    # leads trick 1, the winner leads next.  ♠A ♣A are the talon.
+    assert deal3.layout == Layout.from_str("1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K")
+    seats, winners = seats_of(deal3.setup, deal3.reading.cards)
+    assert winners[2] == 1 and seats[9] == 1   # seat 2 wins trick 3 and leads trick 4 (the source's remark)
+
+
+def test_deal3_debt_and_claim(deal3):
+    # "за мінусом двох хабарів у третьої руки, які він у вигляді боргу віддає першій руці:
+    #  I гравець має 3 хабарі, II - 3 хабарі та III - 4 хабарі" (RULES.md §4: buyer takes 6, pays 2, keeps 4)
+    assert deal3.raw_score["tricks"] == [1, 3, 6]
+    assert deal3.score["tricks"] == [3, 3, 4]
+    assert deal3.score["points"] == [9, 9, 12]          # +3 a trick in a хваленка
+    (chk,) = deal3.claims
+    assert chk.target.unit == "tricks" and chk.status == "holds" and chk.values == {1: 3, 2: 3, 3: 4}
+    assert deal3.ok and deal3.finished
+
+
+def test_deal3_marks_match_the_reference_solver_at_the_end(deal3):
+    setup = deal3.setup
+    pos = Position(deal3.layout.hands, setup.leader)
+    for m in deal3.marks:
+        held = sum(h.bit_count() for h in pos.hands)
+        if held <= 9:   # the reference minimax is the oracle on small positions
+            vals = reference.card_values(setup.rules, pos, 1 << (m.seat - 1))
+            assert (m.value, m.best, m.worst) == (vals[m.card], max(vals.values()), min(vals.values()))
+        pos = play(setup.rules, pos, m.card).position
+    assert len(deal3.marks) == 30 and all(m.loss == m.best - m.value >= 0 for m in deal3.marks)
+    assert all((m.mark != "") == (m.loss > 0) for m in deal3.marks)
+
+
+# ---------------------------------------------------------------- the second example (no last two)
+
+def test_deal2_talon_slip_is_reported_not_repaired_silently(deal2):
+    # RULES.md §6: printed "Прикуп: ♠Т, ♠К", but ♠К is played by the first hand in trick 1
+    assert any("♠K of the printed talon is played in trick 1" in n for n in deal2.notes)
+
+
+def test_deal2_trick4_ace_and_king_are_hearts(deal2):
+    got = unsure(deal2)
+    # Т: ♦Т is printed in trick 6 and the black aces are the talon, so only ♥A is left.
+    assert list(got[(4, "Т")]) == [c("HA")]
+    # К: ♠К (trick 1) and ♣К (trick 3) are printed; a led ♦K would make seat 3 win trick 4
+    # and lead ♣10, after which seat 2 would play ♦В having shown out of ♦.
+    assert list(got[(4, "К")]) == [c("HK")]
+    assert set(got[(4, "10")]) <= {c("HT"), c("DT")}
+
+
+def test_deal2_third_hand_on_lead_and_claims_possible(deal2):
+    # "І з чого б тепер не зайшла третя рука": seat 3 (0-based 2) leads trick 7
+    assert deal2.reading.position.leader == 2 and deal2.reading.position.trick_index == 6
+    assert not deal2.finished
+    statuses = [c.status for c in deal2.claims]
+    assert "fails" not in statuses and deal2.ok
+    # some deal the play allows has the third hand take the last two (3:-20) and all four tricks
+    assert deal2.n_matching >= 1
+    last_two = deal2.claims[1]
+    assert last_two.example_hold["values"] == {3: -20}
+
+
+# ---------------------------------------------------------------- the first example (no hearts)
+
+def test_deal1_seats_follow_the_source(deal1):
+    seats, winners = seats_of(deal1.setup, deal1.reading.cards)
+    # "у першої руки, що поклала на стіл маленьку шпильку": the first hand played ♠7 in trick 2
+    assert seats[deal1.reading.cards.index(c("S7"))] == 0
+    # "♦К (а що робити, адже виходити з черв'яка не можна)": the third hand leads trick 5
+    assert seats[12] == 2 and winners[:3] == [2, 1, 0]
+
+
+def test_deal1_the_source_reading_is_kept_and_seat2_is_void_in_diamonds(deal1):
+    got = unsure(deal1)
+    # The bare Д, В, 9 of seat 2 may be hearts (the lost symbol) — the inference keeps that reading
+    assert c("HQ") in got[(4, "Д")] and c("HJ") in got[(5, "В")] and c("H9") in got[(6, "9")]
+    readings = {tuple(r.cards[i] for i in (10, 14, 17)) for r in deal1.kept}
+    assert (c("HQ"), c("HJ"), c("H9")) in readings
+    # seat 2 did not follow the ♦8 of trick 4: void in diamonds from then on
+    assert all(r.forbidden[1] & SUIT_MASKS[DIAMONDS] == SUIT_MASKS[DIAMONDS] & deal1.setup.variant.deck
+               for r in deal1.kept)
+
+
+def test_deal1_claims_are_consistent_with_the_play(deal1):
+    # "у першої руки 5 черв'яків (-10 очок), у другій - 0 і у третьої - 3 (-6 очок)"
+    assert [c.status for c in deal1.claims] != [] and all(c.status != "fails" for c in deal1.claims)
+    full = deal1.claims[1]
+    assert full.example_hold["values"] == {1: -10, 2: 0, 3: -6}
+    assert deal1.ok
+
+
+# ---------------------------------------------------------------- small records
+
+LAYOUT = "1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K"
+
+
+def first_legal_line(contract, layout, leader=0, n_cards=30):
+    rules = contract.deal_rules()
+    pos = Position(layout.hands, leader)
+    out = []
+    for _ in range(n_cards):
+        x = next(cards_of(legal_mask(rules, pos)))
+        out.append(x)
+        pos = play(rules, pos, x).position
+    return out, pos
+
+
+def kdn_of(cards, contract="no-last-two", extra_tags="", end="*", n=3):
+    lines = [f'[Variant "ua3"] [Contract "{contract}"] [Leader "1"]{extra_tags}', "[Play]"]
+    for t in range(0, len(cards), n):
+        lines.append(f"{t // n + 1}. " + " - ".join(card_symbol(x) for x in cards[t:t + n]) + ".")
+    if end:
+        lines.append(end)
+    return "\n".join(lines) + "\n"
+
+
+def test_unfinished_claim_is_the_double_dummy_value_at_the_cut():
+    v = get_variant("ua3")
+    con = v.contract("no-last-two")
+    lay = Layout.from_str(LAYOUT)
+    cards, pos = first_legal_line(con, lay, n_cards=21)      # 7 tricks, 3 to go
+    want = {s: reference.value(con.deal_rules(), pos, 1 << s) for s in range(3)}
+    claim = " ".join(f"{s + 1}:{want[s]}" for s in range(3))
+    text = kdn_of(cards, extra_tags=f' [Layout "{LAYOUT}"]') + f'[Claim "{claim} points"]\n'
+    rep = verify_record(parse_kdn(text)[0], marks=False)
+    assert rep.layouts_total == 1 and rep.claims[0].status == "holds"
+    wrong = " ".join(f"{s + 1}:{want[s] - 10 * (s == 0)}" for s in range(3))
+    rep = verify_record(parse_kdn(text.replace(claim, wrong))[0], marks=False)
+    assert rep.claims[0].status == "fails" and not rep.ok
+    assert rep.claims[0].example_fail["values"][1] == want[0]
+
+
+def test_unseen_cards_are_dealt_exactly_as_the_engine_allows():
+    # Without a layout, every dealing of the 9 unseen cards is tried with the engine's replay:
+    # the inference's count must be the number of dealings whose replay is legal.
+    v = get_variant("ua3")
+    con = v.contract("no-hearts")
+    lay = Layout.from_str(LAYOUT)
+    cards, _ = first_legal_line(con, lay, n_cards=21)
+    rec = parse_kdn(kdn_of(cards, contract="no-hearts"))[0]
+    setup = setup_record(rec)
+    slots, _ = build_slots(rec, setup)
+    (reading,), truncated, failure = infer(setup, slots)
+    played = [0, 0, 0]
+    seats, _ = seats_of(setup, cards)
+    for x, s in zip(cards, seats):
+        played[s] |= bit(x)
+    unseen = list(cards_of(v.deck & ~sum(played)))
+    legal = 0
+    for deal in itertools.product(range(3), repeat=len(unseen)):
+        if any(deal.count(s) != 10 - played[s].bit_count() for s in range(3)):
+            continue
+        hands = list(played)
+        for x, s in zip(unseen, deal):
+            hands[s] |= bit(x)
+        try:
+            replay(setup.rules, Position(tuple(hands), 0), cards)
+        except IllegalPlayError:
+            continue
+        legal += 1
+    assert reading.n_layouts == legal == sum(1 for _ in iter_layouts(reading, 3))
+    assert legal < 1680   # the voids shown in the play do rule dealings out
+
+
+def test_count_layouts_small_cases():
+    # two cards, one to each of two seats, the third seat forbidden both
+    assert count_layouts(0b11, (1, 1, 0), (0, 0, 0)) == 2
+    assert count_layouts(0b11, (1, 1, 0), (0b01, 0, 0)) == 1
+    assert count_layouts(0b11, (1, 1, 0), (0b11, 0, 0)) == 0
+    assert count_layouts(0b111, (1, 1, 1), (0, 0, 0)) == 6
+
+
+def test_a_bare_rank_is_inferred_from_follow_suit():
+    # seat 1 leads ♠K; seat 2's "7" follows suit (♠7 is free) — but ♠7 is printed later,
+    # so seat 2's 7 is another suit; and seat 2 then cannot hold spades.
+    text = '[Variant "ua3"] [Contract "no-tricks"]\n[Play]\n1. ♠К - 7 - ♠Д.\n2. ♠В - ♠7 - ♠9.\n*\n'
+    rep = verify_record(parse_kdn(text)[0], marks=False)
+    assert not rep.legal      # seat 2 showed out of ♠ in trick 1 yet plays ♠7 in trick 2
+    text = '[Variant "ua3"] [Contract "no-tricks"]\n[Play]\n1. ♠К - 7 - ♠Д.\n2. ♠В - ♦7 - ♠9.\n*\n'
+    rep = verify_record(parse_kdn(text)[0], marks=False)
+    choices = unsure(rep)[(1, "7")]
+    assert set(choices) <= {c("S7"), c("H7"), c("C7")} and c("S7") in choices
+
+
+def test_illegal_records_name_trick_seat_and_reason():
+    bad = {
+        "1. ♠A - ♠K - ♠Q.": "♠A is in the talon of ua3",
+        "1. ♠K - ♥7 - ♠Q.\n2. ♠J - ♠7 - ♠9.": "seat 2 cannot hold ♠7: showed out of ♠ at trick 1",
+        "1. ♠K - ♠Q - ♠9.\n2. ♠K - ♠7 - ♠8.": "♠K was already played",
+    }
+    for play_text, reason in bad.items():
+        text = f'[Variant "ua3"] [Contract "no-hearts"]\n[Play]\n{play_text}\n*\n'
+        rep = verify_record(parse_kdn(text)[0], marks=False)
+        assert not rep.legal and rep.failure.reason == reason, play_text
+
+
+def test_no_heart_lead_while_holding_another_suit():
+    text = '[Variant "ua3"] [Contract "no-hearts"]\n[Play]\n1. ♥7 - ♥8 - ♥9.\n2. ♠J - ♠7 - ♠9.\n*\n'
+    rep = verify_record(parse_kdn(text)[0], marks=False)
+    assert rep.failure.trick == 2 and rep.failure.seat == 1
+    assert rep.failure.reason == "seat 1 cannot hold ♠7: led ♥7 at trick 1, so held only hearts then"
+
+
+def test_a_finished_record_claim_that_does_not_add_up_fails():
+    v = get_variant("ua3")
+    lay = Layout.from_str(LAYOUT)
+    cards, _ = first_legal_line(v.contract("no-tricks"), lay)
+    rp = replay(v.contract("no-tricks").deal_rules(), Position(lay.hands, 0), cards)
+    right = " ".join(f"{s + 1}:{rp.tricks[s]}" for s in range(3))
+    rec = parse_kdn(kdn_of(cards, contract="no-tricks", end="") + f'[Claim "{right} tricks"]\n')[0]
+    rep = verify_record(rec, marks=False)
+    assert rep.finished and rep.claims[0].status == "holds" and rep.layout == lay
+    wrong = " ".join(f"{s + 1}:{rp.points[s] - 2 * (s == 1) + 2 * (s == 2)}" for s in range(3))
+    rec = parse_kdn(kdn_of(cards, contract="no-tricks", end="") + f'[Claim "{wrong}"]\n')[0]
+    rep = verify_record(rec, marks=False)
+    assert rep.claims[0].status == "fails" and not rep.ok
+
+
+def test_missing_tags_are_read_errors():
+    with pytest.raises(ParseError, match=r"^x.kdn:1: the record has no \[Variant\] tag"):
+        verify_record(parse_kdn('[Contract "no-hearts"]\n[Play]\n1. ♠К - ♠Д - ♠9.\n', source="x.kdn")[0])
+    with pytest.raises(ParseError, match=r"trick 1 has 4 cards for 3 seats"):
+        verify_record(parse_kdn('[Variant "ua3"] [Contract "no-hearts"]\n[Play]\n1. ♠К - ♠Д - ♠9 - ♠8.\n')[0])
+    with pytest.raises(ParseError, match=r"\[Bought"):
+        verify_record(parse_kdn('[Variant "ua3"] [Contract "trump"] [Trump "D"] [Bought "3 for 2"]\n[Play]\n')[0])
