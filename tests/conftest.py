@@ -6,7 +6,16 @@ import sys
 
 from hypothesis import HealthCheck, settings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+# Plain `pytest` in a source checkout (not installed, core built with
+# `setup.py build_ext --inplace`) does not see the package: fall back to the
+# checkout.  An installed kingsolve (CI: `pip install .`) is never shadowed.
+try:
+    import kingsolve  # noqa: F401
+except ModuleNotFoundError:
+    sys.path.insert(1, os.path.dirname(HERE))
 
 # No per-example deadline (the machine is shared and timings vary).  Tests that
 # set their own max_examples keep it; HYPOTHESIS_PROFILE=thorough raises the
