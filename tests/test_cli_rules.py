@@ -143,9 +143,7 @@ def test_rules_bad_input(args, needle):
 
 
 # Click 8.2+ writes a missing Choice option as several lines ("Choose from:\n\tru4,
-# ..."), and KingsolveGroup (kingsolve/cli/common.py) passes it on as it is.  Reported.
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="bug in kingsolve/cli/common.py: a missing --variant is a multi-line error")
+# ..."); KingsolveGroup joins them into one.
 def test_rules_missing_variant_is_one_line():
     assert_one_line_error(run("rules"), "Missing option '--variant'")
 

@@ -49,7 +49,7 @@ class KingsolveGroup(click.Group):
         except click.UsageError as err:
             # One line, not Click's three (usage, hint, error).
             where = f" (see '{err.ctx.command_path} --help')" if err.ctx is not None else ""
-            raise InputError(err.format_message() + where) from err
+            raise InputError(" ".join(err.format_message().split()) + where) from err
         except KingsolveError as err:
             raise InputError(str(err)) from err
         except OSError as err:  # unreadable files

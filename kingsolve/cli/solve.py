@@ -62,7 +62,10 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         sides = [1 << parse_seat(player, n)]
     elif side:
         sides = [parse_side(side, n)]
-    table = parse_cards(trick) if trick else ()
+    try:
+        table = parse_cards(trick) if trick else ()
+    except KingsolveError as err:
+        raise InputError(f"--trick: {err}") from err
     solver = Solver(tt_size)
     if fmt == "csv":
         click.echo(report.csv_header())
