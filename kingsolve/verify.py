@@ -662,7 +662,8 @@ class RecordReport:
     layout: Layout | None = None                       # the deal, when a single layout is consistent
     score: dict | None = None                          # finished: points/tricks after the debt
     raw_score: dict | None = None                      # before the debt
-    possible: list = field(default_factory=list)       # per seat: unseen cards it may hold
+    certain: list = field(default_factory=list)        # per seat: cards it surely held (every deal kept)
+    possible: list = field(default_factory=list)       # per seat: cards it may have held besides
     proof: bool = False                                # a claim must hold in every possible deal
 
     @property
@@ -731,6 +732,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         rc = [ClaimCheck(t) for t in targets]
         match = []
         n_match = 0
+        union, inter = [0] * n, [-1] * n   # full hands over the deals where every claim holds
         if targets:
             for k, extra in enumerate(iter_layouts(r, n)):
                 if k >= claim_layouts:
@@ -758,7 +760,14 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
                     n_match += 1
                     if len(match) < MAX_MATCHING_KEPT:
                         match.append(extra)
-        per_reading.append((r, rc, match, n_match))
+                    for s in range(n):
+                        union[s] |= r.played[s] | extra[s]
+                        inter[s] &= r.played[s] | extra[s]
+        else:
+            for s in range(n):
+                union[s] = r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)
+                inter[s] = r.played[s]
+        per_reading.append((r, rc, match, n_match, union, inter))
     kept = [x for x in per_reading if x[3]] if targets else per_reading
     if targets and kept and len(kept) < len(per_reading):
         rep.notes.append(f"the claims rule out {len(per_reading) - len(kept)} of {len(per_reading)} readings of the play")
@@ -766,7 +775,12 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         kept = per_reading
     rep.kept = [x[0] for x in kept]
     rep.layouts_total = sum(r.n_layouts for r in rep.kept)
-    for r, rc, match, n_match in kept:
+    certain, possible = [-1] * n, [0] * n
+    for r, rc, match, n_match, union, inter in kept:
+        if n_match or not targets:
+            for s in range(n):
+                certain[s] &= inter[s]
+                possible[s] |= union[s]
         for total, c in zip(checks, rc):
             total.layouts += c.layouts
             total.holding += c.holding
@@ -786,7 +800,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     if targets and rep.matching:
         r0, extra0 = rep.matching[0]
         rep.reading = r0
-        if rep.n_matching == 1:
+        if rep.n_matching == 1 and not any(c.truncated for c in checks):
             rep.layout = full_layout(r0, extra0)
     else:
         extra0 = next(iter_layouts(rep.reading, n))
@@ -802,18 +816,13 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     rep.raw_score = {"points": list(rp.points), "tricks": list(rp.tricks)}
     pts, trs = settle(setup, rp.points, rp.tricks) if rep.finished else (list(rp.points), list(rp.tricks))
     rep.score = {"points": pts, "tricks": trs}
-    poss = [0] * n
-    source = [(r, e) for r, e in rep.matching] if targets and rep.matching else None
-    if source is not None and rep.n_matching <= MAX_MATCHING_KEPT:
-        for r, e in source:
-            for s in range(n):
-                poss[s] |= e[s]
-    else:
+    if all(x == -1 for x in certain):      # no deal agrees with the claims: describe the play's deals
         for r in rep.kept:
             for s in range(n):
-                if r.need[s]:
-                    poss[s] |= r.unseen & ~r.forbidden[s]
-    rep.possible = poss
+                certain[s] &= r.played[s]
+                possible[s] |= r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)
+    rep.certain = [certain[s] & setup.variant.deck for s in range(n)]
+    rep.possible = [possible[s] & ~rep.certain[s] for s in range(n)]
     if marks:
         # Marks are for the reading shown, over its deals (those agreeing with the claims, if any).
         pool = [(r, e) for r, e in rep.matching if r is rep.reading] if targets and rep.matching else None

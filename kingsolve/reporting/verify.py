@@ -39,7 +39,7 @@ def hand_diagram(hands, title="", indent="    ", extra=None) -> list[str]:
             col.append(f"{SUIT_SYMBOLS[suit]} {txt.strip()}")
         cols.append(col)
     width = max(len(x) for col in cols for x in col) + 3
-    out = [indent + title] if title else []
+    out = [indent[:-2] + title] if title else []
     for row in range(5):
         out.append(indent + "".join(cols[s][row].ljust(width) for s in range(n)).rstrip())
     return out
@@ -57,19 +57,20 @@ def _points(v: int) -> str:
     return f"{v:+d}"
 
 
-def _claim_line(c) -> str:
+def _claim_line(c, finished=True) -> str:
     t = c.target
     head = f'[Claim "{t.claim.text}"] ({t.unit}' + (f", tricks {t.start + 1}..)" if t.start else ")")
     if c.status == "holds" and c.layouts == 1:
         got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
-        return f"{head}: holds — {got}"
+        return f"{head}: holds — {got}" + ("" if finished else " with best play from where the record stops")
     if c.status == "holds":
         return f"{head}: holds in all {c.layouts} layouts" + (" checked" if c.truncated else "")
     got = c.example_fail["values"] if c.example_fail else {}
     vals = " ".join(f"{s}:{v}" for s, v in got.items())
     if c.status == "fails":
         if c.layouts == 1:
-            return f"{head}: FAILS — the play gives {vals}"
+            how = "the play gives" if finished else "with best play from where the record stops:"
+            return f"{head}: FAILS — {how} {vals}"
         return f"{head}: FAILS in all {c.layouts} layouts, e.g. {c.example_fail['layout']} gives {vals}"
     return (f"{head}: holds in {c.holding} of {c.layouts} layouts" + (" checked" if c.truncated else "")
             + f", so it does not follow from the printed play alone; it fails e.g. in {c.example_fail['layout']} ({vals})")
@@ -131,8 +132,8 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         unseen = r.unseen
         lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen are dealt in {rep.layouts_total} ways consistent with the play"
                      + (f"; {rep.n_matching} of those checked agree with the claims" if rep.claims else ""))
-        seen = [p for p in r.played]
-        lines.extend(hand_diagram(seen, "seen in the play, [may also hold]:", extra=rep.possible))
+        what = "the deals that agree with the claims" if rep.claims and rep.n_matching else "every deal the play allows"
+        lines.extend(hand_diagram(rep.certain, f"  held in {what}, [may also have held]:", extra=rep.possible))
         if rep.claims and 0 < rep.n_matching <= max_completions:
             lines.append("    the deals that agree with the claims:")
             for rr, e in rep.matching[:max_completions]:
@@ -152,7 +153,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
                      + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
     for chk in rep.claims:
-        lines.append("  " + _claim_line(chk))
+        lines.append("  " + _claim_line(chk, rep.finished))
     # Play by play.
     if rep.marks:
         seats, winners = seats_of(setup, rep.reading.cards)
@@ -216,7 +217,7 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
     out["layouts"] = {
         "count": rep.layouts_total, "matching_claims": rep.n_matching if rep.claims else None,
         "layout": str(rep.layout) if rep.layout is not None else None,
-        "seen": {str(s + 1): [card_str(x) for x in cards_of(rep.reading.played[s])] for s in range(n)},
+        "certain": {str(s + 1): [card_str(x) for x in cards_of(rep.certain[s])] for s in range(n)},
         "possible": {str(s + 1): [card_str(x) for x in cards_of(rep.possible[s])] for s in range(n)},
     }
     out["score"] = {"tricks": rep.raw_score["tricks"], "points": rep.raw_score["points"]}
