@@ -140,7 +140,11 @@ def test_dask_cluster_gives_the_local_rows():
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         remote = run_stats(spec(hand_size=4), 6, scheduler=cluster.scheduler_address, chunk_size=2)
+        args = ["stats", "-V", "ua3", "-C", CONTRACTS, "--deals", 6, "--seed", 11, "--hand-size", 4, "-F", "json"]
+        via_cli = run(*args, "--scheduler", cluster.scheduler_address, "--chunk-size", 3)
     pd.testing.assert_frame_equal(remote.frame, run_stats(spec(hand_size=4), 6).frame)
+    assert via_cli.exit_code == 0, via_cli.output
+    assert json.loads(via_cli.output) == json.loads(run(*args).output)
 
 
 def test_summary_numbers_from_the_rows():
