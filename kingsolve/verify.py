@@ -46,7 +46,7 @@ from .variants import GAME_CONTRACTS, get_variant, parse_trump
 
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_READINGS = 100_000      # the search stops counting here
-MAX_CLAIM_LAYOUTS = 5_000   # layouts checked per reading for a claim
+MAX_CLAIM_LAYOUTS = 50_000  # layouts checked per reading against the claims
 DEFAULT_ANALYSIS_LAYOUTS = 12
 
 
@@ -70,6 +70,8 @@ class Setup:
     leader: int
     bought: Bought | None
     notes: list = field(default_factory=list)   # findings about the tags (e.g. a misprinted talon)
+    trick_rules: tuple | None = None            # (DealRules counting tricks, sign), made on first use
+    trick_solver: object = None                 # a second solver for those rules (each keeps its own table)
 
 
 def _tag_error(rec: Record, name: str, message: str, token=None) -> ParseError:
@@ -514,19 +516,28 @@ def settle(setup: Setup, points, tricks):
 def _trick_rules(setup: Setup):
     """Rules counting tricks for a seat playing its contract's way: fewest
     tricks in a penalty deal (−1 a trick), most otherwise (+1 a trick)."""
-    from dataclasses import replace
-    sign = -1 if setup.contract.total < 0 else 1
-    r = setup.rules
-    return replace(r, card_points=(0,) * len(r.card_points), trick_points=(sign,) * r.n_tricks, seat_base=0), sign
+    if setup.trick_rules is None:
+        from dataclasses import replace
+        sign = -1 if setup.contract.total < 0 else 1
+        r = setup.rules
+        setup.trick_rules = (replace(r, card_points=(0,) * len(r.card_points), trick_points=(sign,) * r.n_tricks,
+                                     seat_base=0), sign)
+    return setup.trick_rules
 
 
 _PRINTED: dict = {}   # (reading id, start, settled) -> (reading, points, tricks): the printed part, once per reading
 
 
-def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, solver) -> dict:
+def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, solver,
+                 cache: dict | None = None, stop_on_mismatch: bool = False) -> dict:
     """Each claimed seat's result in one layout: the printed tricks from the
     claim's first trick, plus the double-dummy value of the rest (that seat
-    against the others, from where the record stops), plus the debt."""
+    against the others, from where the record stops), plus the debt.
+
+    ``cache`` (one dict per layout) shares the solves between claims;
+    ``stop_on_mismatch`` stops at the first seat that disagrees with the claim."""
+    if cache is None:
+        cache = {}
     key = (id(r), target.start, target.settled)
     cached = _PRINTED.get(key)
     if cached is None or cached[0] is not r:
@@ -537,17 +548,22 @@ def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, 
     _, pts, trs = cached
     pos = cut_position(r, extra)
     out = {}
-    for s in target.seats:
-        if target.unit == "points":
-            rest = 0 if pos.finished else solver.value(_deal(setup, pos), 1 << s)
-            out[s] = pts[s] + rest
+    for s, want in target.seats.items():
+        key = (target.unit, s)
+        if key in cache:
+            rest = cache[key]
+        elif pos.finished:
+            rest = 0
+        elif target.unit == "points":
+            rest = cache[key] = solver.value(_deal(setup, pos), 1 << s)
         else:
-            if pos.finished:
-                rest = 0
-            else:
-                rules, sign = _trick_rules(setup)
-                rest = sign * solver.value(_PlainDeal(setup.contract, pos, rules), 1 << s)
-            out[s] = trs[s] + rest
+            rules, sign = _trick_rules(setup)
+            if setup.trick_solver is None:
+                setup.trick_solver = make_solver() or _ReferenceSolver()
+            rest = cache[key] = sign * setup.trick_solver.value(_PlainDeal(setup.contract, pos, rules), 1 << s)
+        out[s] = (pts[s] if target.unit == "points" else trs[s]) + rest
+        if stop_on_mismatch and out[s] != want:
+            break
     return out
 
 
@@ -740,11 +756,13 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
                         c.truncated = True
                     break
                 all_hold = True
+                cache = {}
                 for c in rc:
-                    vals = claim_values(setup, r, c.target, extra, solver)
+                    vals = claim_values(setup, r, c.target, extra, solver, cache,
+                                        stop_on_mismatch=c.example_fail is not None and k > 0)
                     shown = {s + 1: v for s, v in vals.items()}
                     c.layouts += 1
-                    if all(vals[s] == want for s, want in c.target.seats.items()):
+                    if all(vals.get(s) == want for s, want in c.target.seats.items()):
                         c.holding += 1
                         if c.example_hold is None:
                             c.example_hold = {"layout": full_layout(r, extra), "values": shown}
@@ -752,10 +770,8 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
                         all_hold = False
                         if c.example_fail is None:
                             c.example_fail = {"layout": full_layout(r, extra), "values": shown}
-                    if c.values is None and k == 0:
-                        c.values = shown
-                    elif c.values is not None and c.values != shown:
-                        c.values = {}
+                    if k == 0:
+                        c.values = shown   # kept only when this is the one layout (see below)
                 if all_hold:
                     n_match += 1
                     if len(match) < MAX_MATCHING_KEPT:
@@ -789,10 +805,11 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
             total.example_hold = total.example_hold or c.example_hold
             if total.values is None:
                 total.values = c.values
-            elif total.values != c.values:
-                total.values = {}
         rep.n_matching += n_match
         rep.matching.extend((r, e) for e in match)
+    for total in checks:
+        if total.layouts != 1:
+            total.values = {}
     rep.claims = checks
     rep.reading = rep.kept[0]
 
