@@ -322,3 +322,11 @@ def test_score_sheet_api():
     rep = score_sheet(sheet_text(UA12), "api.csv")
     assert rep.ok and rep.game.name == "ua12" and rep.total == (10, 2, -15, 3)
     assert rep.expected == [-16] * 6 + [-96, 24, 24, 24, 24, 96]
+
+
+def test_help():
+    r = run("score", "--help")
+    assert r.exit_code == 0
+    assert "Check a score sheet (бланк) and print its totals." in r.output
+    for opt in ("--game", "--variant", "--format", "--plot", "--from-kdn", "--partial"):
+        assert opt in r.output

@@ -196,3 +196,11 @@ def test_cli_bad_options_exit_2(args, message):
     r = run("stats", "-V", "ua3", "--deals", 1, *args)
     assert r.exit_code == 2
     assert message in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_help():
+    r = run("stats", "--help")
+    assert r.exit_code == 0
+    assert "Double-dummy statistics over random deals." in r.output
+    for opt in ("--contracts", "--deals", "--seed", "--jobs", "--out", "--resume", "--plot", "--scheduler"):
+        assert opt in r.output

@@ -131,3 +131,11 @@ def test_cli_bad_input_is_one_line_exit_2(args, message):
     assert r.exit_code == 2
     assert message in r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_help():
+    r = run("table", "--help")
+    assert r.exit_code == 0
+    assert "Every contract (and every trump) × every seat for one layout." in r.output
+    for opt in ("--variant", "--leader", "--contracts", "--plot", "--format"):
+        assert opt in r.output
