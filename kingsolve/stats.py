@@ -442,6 +442,7 @@ class Summary:
     quantiles: object                 # DataFrame: label → count mean std min p10 p25 median p75 p90 max
     distribution: dict                # label → position → {value: count}
     lead_worth: object                # Series: label → mean(on lead) − mean(the others)
+    by_position: object = None        # DataFrame: (label, position) → p10 median p90
     king: dict = field(default_factory=dict)   # contract → {"deals", "holder_hits", "share"}
 
 
@@ -468,6 +469,8 @@ def summarise(run: StatsRun) -> Summary:
         for (label, pos), vals in df.groupby(["label", "position"])["value"]:
             counts = vals.value_counts().sort_index()
             dist.setdefault(label, {})[int(pos)] = {int(v): int(c) for v, c in counts.items()}
+        gp = df.groupby(["label", "position"])["value"]
+        by_pos = pd.DataFrame({"p10": gp.quantile(0.10), "median": gp.median(), "p90": gp.quantile(0.90)})
         others = df[df["position"] > 1].groupby("label")["value"].mean()
         lead = df[df["position"] == 1].groupby("label")["value"].mean()
         worth = (lead - others).reindex(labels)
@@ -475,6 +478,7 @@ def summarise(run: StatsRun) -> Summary:
         means = pd.DataFrame(index=labels, columns=range(1, n + 1), dtype=float)
         quant = pd.DataFrame(index=labels, dtype=float)
         dist, worth = {}, pd.Series(index=labels, dtype=float)
+        by_pos = pd.DataFrame(columns=["p10", "median", "p90"], dtype=float)
     king = {}
     for name, sign in (("no-king", -1), ("plus-king", 1)):
         sub = df[df["contract"] == name]
@@ -485,7 +489,7 @@ def summarise(run: StatsRun) -> Summary:
         deals = int(len(holders))
         king[name] = {"deals": deals, "holder_hits": hits, "share": (hits / deals) if deals else None,
                       "holder_on_lead": int((holders["position"] == 1).sum())}
-    return Summary(run, labels, means, quant, dist, worth, king)
+    return Summary(run, labels, means, quant, dist, worth, by_position=by_pos, king=king)
 
 
 def _holds_king(hand_pbn: str) -> bool:

@@ -160,6 +160,9 @@ def test_summary_numbers_from_the_rows():
     assert s.lead_worth["no-tricks"] == pytest.approx(lead - rest)
     assert s.means.loc["trump:H", 3] == pytest.approx(df[(df["trump"] == "H") & (df["seat"] == 3)]["value"].mean())
     assert sum(s.distribution["no-tricks"][1].values()) == 12
+    second = nt[nt["position"] == 2]["value"]
+    assert s.by_position.loc[("no-tricks", 2), "median"] == pytest.approx(second.median())
+    assert s.by_position.loc[("no-tricks", 2), "p90"] == pytest.approx(second.quantile(0.9))
 
 
 def test_cli_text_json_and_plot(tmp_path):

@@ -68,6 +68,21 @@ def to_text(s: Summary) -> str:
         lines.append(f"{_label_text(label):<{w}}  " + "  ".join(f"{_num(v):>8}" for v in vals)
                      + f"  {_num(s.lead_worth.get(label)):>10}")
     lines.append("")
+    lines.append("distribution by seat position: 10% / median / 90%")
+    cells = {}
+    for label in s.labels:
+        for p in range(1, n + 1):
+            key = (label, p)
+            if s.by_position is not None and key in s.by_position.index:
+                q = s.by_position.loc[key]
+                cells[key] = "/".join(_num(q[c], "{:+.0f}") for c in ("p10", "median", "p90"))
+            else:
+                cells[key] = "—"
+    cw = max([8] + [len(x) for x in cells.values()])
+    lines.append(f"{'contract':<{w}}  " + "  ".join(f"{_pos_name(p):>{cw}}" for p in range(1, n + 1)))
+    for label in s.labels:
+        lines.append(f"{_label_text(label):<{w}}  " + "  ".join(f"{cells[(label, p)]:>{cw}}" for p in range(1, n + 1)))
+    lines.append("")
     lines.append("distribution over every seat: min, 10%, quartiles, 90%, max")
     cols = ["min", "p10", "p25", "median", "p75", "p90", "max"]
     lines.append(f"{'contract':<{w}}  " + "  ".join(f"{c:>6}" for c in cols))
