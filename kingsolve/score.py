@@ -387,8 +387,11 @@ def score_sheet(text: str, file: str, *, game: str | None = None, variant: Varia
 def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tuple:
     """(sheet, variant) from a KDN file of played deals, a record per deal in order:
     each record is replayed with the engine (every play checked) from its
-    ``[Layout]`` — or from the play itself when every card of it is readable —
-    and a bought trump game's debt is handed over ([Bought]).  Seats are the
+    ``[Layout]`` — or from the play itself when every card of it is readable;
+    lost suits and unreadable cards are read by the verifier's inference
+    (:func:`kingsolve.verify.verify_record`), and the deal is scored when every
+    reading gives the same score — and a bought trump game's debt is handed
+    over ([Bought]).  Seats are the
     players' seats, ``seat 1`` … ``seat N``.  A record that stops early counts
     only in no-King once the King of hearts has been taken (the deal ends
     there); any other unfinished record is an error."""
@@ -410,13 +413,14 @@ def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tupl
         elif v != table:
             raise SheetError(f"a {v.id} record among {table.id} deals (one game, one table)", file=file,
                              line=rec.line)
-        cards = []
-        for tok in rec.plays:
-            if tok.card is None:
-                raise SheetError(f"card {tok.text!r} is not fully readable (a lost suit or '?'); "
-                                 "complete it or score the deal by hand", file=file, line=tok.line, col=tok.col,
-                                 token=tok.text)
-            cards.append(tok.card)
+        trump = contract.trump if contract.name in GAME_CONTRACTS else None
+        cards = [tok.card for tok in rec.plays]
+        if any(c is None for c in cards):
+            # Lost suits, '?' or garbled cards: the verifier's inference reads them.
+            points = _points_by_inference(rec, variant, file)
+            sheet.rows.append(SheetRow(rec.line, deal, contract.name, trump, None, tuple(points),
+                                       trump_given=contract.name in GAME_CONTRACTS))
+            continue
         layout = rec.layout
         if layout is None:
             if rec.unfinished or len(cards) != n * v.hand_size:
@@ -434,10 +438,29 @@ def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tupl
             raise SheetError(f"record at line {rec.line} stops before the end of the deal: its score is not known",
                              file=file, line=rec.line)
         points, _ = settle(setup, [p + rules.seat_base for p in rep.points], rep.tricks)
-        trump = contract.trump if contract.name in GAME_CONTRACTS else None
         sheet.rows.append(SheetRow(rec.line, deal, contract.name, trump, None, tuple(points),
                                    trump_given=contract.name in GAME_CONTRACTS))
     return sheet, table
+
+
+def _points_by_inference(rec, variant, file) -> list:
+    """The settled points of a finished record whose play has unreadable cards,
+    when every reading the verifier's inference keeps gives the same score."""
+    from .verify import settle, verify_record
+    rep = verify_record(rec, variant, marks=False)
+    if rep.failure is not None or rep.illegal is not None:
+        why = rep.failure.reason if rep.failure is not None else str(rep.illegal)
+        raise SheetError(f"record at line {rec.line}: the play cannot be read as a legal deal ({why})",
+                         file=file, line=rec.line)
+    if not rep.finished:
+        raise SheetError(f"record at line {rec.line} stops before the end of the deal: its score is not known",
+                         file=file, line=rec.line)
+    base = rep.setup.rules.seat_base
+    scores = {tuple(settle(rep.setup, [p + base for p in r.points], r.tricks)[0]) for r in rep.kept}
+    if len(scores) != 1 or rep.truncated:
+        raise SheetError(f"record at line {rec.line}: its unreadable cards can be read in ways that score "
+                         f"differently ({len(scores)} scores); complete them", file=file, line=rec.line)
+    return list(scores.pop())
 
 
 def _layout_from_play(setup, cards):

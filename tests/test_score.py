@@ -313,9 +313,21 @@ def test_kdn_unfinished_or_unreadable_records_cannot_be_scored(tmp_path):
     f.write_text(a + "\n", encoding="utf-8")
     r = run("score", "--from-kdn", f, "--game", "ua12", "--partial")
     assert r.exit_code == 2 and "stops before the end of the deal" in r.output
+    # The source's first example stops in prose before the last tricks.
     r = run("score", "--from-kdn", Path(__file__).resolve().parent.parent / "examples" / "1_no_hearts.kdn",
             "--game", "ua12", "--partial")
-    assert r.exit_code == 2 and "is not fully readable" in r.output
+    assert r.exit_code == 2 and "record at line 1 stops before the end of the deal" in r.output
+
+
+def test_kdn_textbook_bought_game_with_lost_suits():
+    # 000, third example: bare ranks whose heart symbol was lost, a garbled card;
+    # the buyer (III) pays two tricks to the first hand: "I гравець має 3 хабарі,
+    # II - 3 хабарі та III - 4 хабарі" — at +3 a trick, +9 +9 +12.
+    r = run("score", "--from-kdn", Path(__file__).resolve().parent.parent / "examples" / "3_bought_trump.kdn",
+            "--game", "ua12", "--partial", "-F", "json")
+    assert r.exit_code == 0, r.output
+    row = json.loads(r.output)["rows"][0]
+    assert (row["contract"], row["trump"], row["points"]) == ("trump", "D", [9, 9, 12])
 
 
 def test_score_sheet_api():
