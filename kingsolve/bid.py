@@ -260,7 +260,7 @@ class Task:
 class Plan:
     knowledge: Knowledge
     tasks: tuple
-    tt_log2: int = 18
+    tt_log2: int = 16
 
 
 _SOLVER = None
@@ -413,15 +413,17 @@ def _choice_rows(variant, choices, tricks, prefix, n_tricks):
 
 def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str | None = None,
             seller: int = 0, buyer: int | None = None, known=(), offer: int | None = None,
-            seller_trump: str | None = None, samples: int = 1000, seed: int | None = None,
-            jobs: int = 1, progress=None, tt_log2: int = 18) -> BidAnalysis:
+            seller_trump: str | None = None, games=None, samples: int = 1000, seed: int | None = None,
+            jobs: int = 1, progress=None, tt_log2: int = 16) -> BidAnalysis:
     """Simulate and analyse a bidding decision (see the module docstring).
 
     ``hand`` is the seat's cards (a mask); ``seller`` the first hand (the king52
     dealer); ``known`` (seat or "talon", mask) pairs of other known cards;
     ``seller_trump`` the game the seller named (buyer, bidder: the game defended
     when not buying; default: every game, and the most cautious offer);
-    ``offer`` the tricks offered to the seller (seller role).  Seats 0-based."""
+    ``offer`` the tricks offered to the seller (seller role); ``games`` the
+    names of the games to consider (default: every game of the variant — each
+    costs a double-dummy solve per sample).  Seats 0-based."""
     n = variant.n_seats
     role = role or ("bidder" if variant.id == "king52" else "buyer")
     if role not in ROLES:
@@ -455,6 +457,12 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
         seed = int(np.random.SeedSequence().entropy)
     knowledge = make_knowledge(variant, seat, hand, known, full_hand=(role != "seller"), partial_sizes=(3,))
     choices = choices_for(variant)
+    if games:
+        picked = [parse_choice(g, variant) for g in games]
+        choices = tuple(c for c in choices if c in picked)
+        if role == "bidder" and not any(c.contract == "trump" for c in choices) \
+                and not any(c.contract == "minus" for c in choices):  # pragma: no cover - parse_choice guarantees one
+            raise InvalidRulesError("no game to bid for")
     seller_choice = parse_choice(seller_trump, variant) if seller_trump is not None else None
     if seller_choice is not None and role == "seller":
         raise InvalidRulesError("--seller-trump is for the buyer and the bidder; the seller is told his best game")
@@ -524,7 +532,8 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
             summary["seller_trump"] = seller_choice.name
             summary["max_offer"] = offers[seller_choice.name]
         else:
-            worst = min(offers, key=lambda k: (offers[k], k))
+            # the cautious limit: the seller's game the seat defends best
+            worst = max(offers, key=lambda k: int(t[f"defend:{k}"].sum()))
             summary["seller_trump"] = None
             summary["max_offer"] = offers[worst]
             summary["max_offer_against"] = worst
@@ -595,6 +604,8 @@ def _king52_bids(variant, choices, t, seller_choice, m):
     best_bid = None
     for bid in KING52_BIDS:
         cands = [c for c in choices if (c.contract == "trump") == (bid[0] == "+")]
+        if not cands:  # --games left out every game of this sign
+            continue
         settle = {c.name: bid_settlement(variant, bid, c, t[f"own:{c.name}"], t.get(f"dealer:{c.name}"))
                   for c in cands}
         name = max(settle, key=lambda k: int(settle[k].sum()))
@@ -606,7 +617,7 @@ def _king52_bids(variant, choices, t, seller_choice, m):
                      "gain": float(gain.mean()), "gain_se": _stats(gain)[1], "worth": worth})
         if worth:
             best_bid = bid
-    table = pd.DataFrame(rows).set_index("bid")
+    table = pd.DataFrame(rows, columns=["bid", "choice", "settlement", "se", "gain", "gain_se", "worth"]).set_index("bid")
     summary = {"seller_trump": seller_choice.name if seller_choice else None,
                "baseline_game": base_choice.name, "baseline_points": float(base.mean()),
                "best_bid": best_bid,

@@ -43,6 +43,8 @@ def _known(items, n):
 @click.option("--seller-trump", default=None, metavar="GAME",
               help="The game the seller named, defended when not buying: S H D C misere "
                    "(king52: S H D C NT minus-S … minus-NT).  Default: every game, the most cautious offer.")
+@click.option("--games", default=None, metavar="GAME,GAME",
+              help="Consider only these games (default: every game of the variant; each costs a solve per deal).")
 @click.option("--buyer", default=None, metavar="SEAT",
               help="--role seller: the seat that made the offer (default: the seat after the seller).")
 @click.option("--offer", type=click.IntRange(0), default=None, metavar="N",
@@ -57,11 +59,11 @@ def _known(items, n):
               help="Worker processes, each with its own solver; 0 = every core.  Results never depend on it.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw the trick distribution of every game to FILE.png.")
-@click.option("--tt-size", default=18, show_default=True, type=click.IntRange(10, 28),
+@click.option("--tt-size", default=16, show_default=True, type=click.IntRange(10, 28),
               help="Transposition table size per process, log2 of entries.")
 @output_options
 @progress_option
-def bid(variant, hand, seat, role, seller, seller_trump, buyer, offer, known, samples, seed, jobs, plot_path,
+def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, plot_path,
         tt_size, fmt, progress):
     """Monte Carlo + double-dummy advice for buying a trump game (хваленки) or
     bidding in the king52 auction.
@@ -89,7 +91,8 @@ def bid(variant, hand, seat, role, seller, seller_trump, buyer, offer, known, sa
         bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
     try:
         result = analyse(variant, hand_mask, seat=seat_k, role=role, seller=seller_seat, buyer=buyer_k,
-                         known=known_pairs, offer=offer, seller_trump=seller_trump, samples=samples, seed=seed,
+                         known=known_pairs, offer=offer, seller_trump=seller_trump,
+                         games=[g for g in games.split(',') if g.strip()] if games else None, samples=samples, seed=seed,
                          jobs=workers, progress=bar.update if bar else None, tt_log2=tt_size)
     except KeyboardInterrupt:
         if bar:

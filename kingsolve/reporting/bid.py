@@ -134,7 +134,7 @@ def summary_lines(a: BidAnalysis) -> list:
                    f"{s['baseline_points']:.2f} points"
                    + ("" if s.get("seller_trump") else " (the game you defend best; give --seller-trump)"))
         if s["best_bid"]:
-            out.append(f"best bid: {s['best_bid']} playing {s['best_bid_choice']}, expected settlement "
+            out.append(f"highest bid worth making: {s['best_bid']} playing {s['best_bid_choice']}, expected settlement "
                        f"{s['best_bid_settlement']:.2f} points")
         else:
             out.append("best bid: pass (no bid beats defending)")
