@@ -506,6 +506,7 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
     summary["recommended_mean"] = float(t[f"own:{best.name}"].mean())
     summary["recommended_points"] = float(points_of_tricks(best.make(variant), t[f"own:{best.name}"]).mean())
 
+    defended = list(choices) + ([seller_choice] if seller_choice and seller_choice not in choices else [])
     if role in ("buyer", "bidder"):
         for c in choices:
             key = f"defend:{c.name}"
@@ -517,20 +518,22 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
     if role == "buyer":
         buy = t[f"own:{best.name}"]
         offers = {}
-        for c in choices:
+        for c in defended:
             key = f"defend:{c.name}"
             if key in t:
                 # largest N with sum(buy - N) >= sum(defend), in exact integers
                 diff = int((buy - t[key]).sum())
                 n_max = max(0, min(n_tricks, diff // m))
                 offers[c.name] = n_max
-                table.loc[c.name, "max_offer"] = n_max
                 d = buy - t[key]
-                table.loc[c.name, "gain_mean"] = float(d.mean())
-                table.loc[c.name, "gain_se"] = _stats(d)[1]
+                if c in choices:
+                    table.loc[c.name, "max_offer"] = n_max
+                    table.loc[c.name, "gain_mean"] = float(d.mean())
+                    table.loc[c.name, "gain_se"] = _stats(d)[1]
         if seller_choice is not None:
             summary["seller_trump"] = seller_choice.name
             summary["max_offer"] = offers[seller_choice.name]
+            summary["defend_mean"], summary["defend_se"] = _stats(t[f"defend:{seller_choice.name}"])
         else:
             # the cautious limit: the seller's game the seat defends best
             worst = max(offers, key=lambda k: int(t[f"defend:{k}"].sum()))
@@ -564,7 +567,7 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
             key = f"dealer:{c.name}"
             if key in t:
                 table.loc[c.name, "dealer_mean"], table.loc[c.name, "dealer_se"] = _stats(t[key])
-        bids, bsum = _king52_bids(variant, choices, t, seller_choice, m)
+        bids, bsum = _king52_bids(variant, choices, defended, t, seller_choice, m)
         summary.update(bsum)
 
     return BidAnalysis(variant=variant, role=role, seat=seat, seller=seller, hand=hand, knowledge=knowledge,
@@ -591,13 +594,13 @@ def bid_settlement(variant: Variant, bid: str, choice: Choice, own, dealer=None)
     return pts + c.per_trick * np.minimum(n, dealer)   # per_trick is −75
 
 
-def _king52_bids(variant, choices, t, seller_choice, m):
+def _king52_bids(variant, choices, defended, t, seller_choice, m):
     rows = []
     if seller_choice is not None:
         base_choice = seller_choice
     else:
         # not told the dealer's game: compare with the one the bidder defends best (cautious)
-        base_choice = max((c for c in choices if f"defend:{c.name}" in t),
+        base_choice = max((c for c in defended if f"defend:{c.name}" in t),
                           key=lambda c: int(points_of_tricks(c.make(variant), t[f"defend:{c.name}"]).sum()))
     base = points_of_tricks(base_choice.make(variant), t[f"defend:{base_choice.name}"])
     base_sum = int(base.sum())

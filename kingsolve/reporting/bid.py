@@ -81,10 +81,11 @@ def choices_text(a: BidAnalysis) -> list:
     leader = "leads" if a.role != "seller" else "leads"
     own = f"seat {(a.seller if a.role == 'seller' else a.seat) + 1} {leader}"
     has_def = "defend_mean" in t.columns
+    has_offer = "max_offer" in t.columns
     has_dealer = "dealer_mean" in t.columns
     head = f"{'game':<9}{'tricks ± se':>14}{'points':>9}  " + "".join(f"{'≥' + str(k):>4}" for k in range(1, n + 1))
     if has_def:
-        head += f"  {'defending ± se':>15}{'max offer':>11}"
+        head += f"  {'defending ± se':>15}" + (f"{'max offer':>11}" if has_offer else "")
     lines = [f"as declarer ({own}): tricks, expected points, P(tricks ≥ k) in %"
              + (f"; defending the seller's game in it (seat {a.seller + 1} leads)" if has_def else ""), head]
     for name, row in t.iterrows():
@@ -93,8 +94,8 @@ def choices_text(a: BidAnalysis) -> list:
         if has_def:
             if isinstance(row.get("defend_mean"), float) and not math.isnan(row["defend_mean"]):
                 s += f"  {_pm(row['defend_mean'], row['defend_se']):>15}"
-                mo = row.get("max_offer")
-                s += f"{'' if mo is None or math.isnan(mo) else int(mo):>11}"
+                mo = row.get("max_offer") if has_offer else None
+                s += "" if mo is None or math.isnan(mo) else f"{int(mo):>11}"
             else:
                 s += f"  {'':>15}{'':>11}"
         lines.append(s.rstrip())
@@ -108,7 +109,8 @@ def summary_lines(a: BidAnalysis) -> list:
            f"{s['recommended_points']:.2f} points"]
     if a.role == "buyer":
         if s.get("seller_trump"):
-            against = f"against the seller's {s['seller_trump']}"
+            against = (f"against the seller's {s['seller_trump']} (defending it: "
+                       f"{s['defend_mean']:.2f} ± {s['defend_se']:.2f} tricks)")
         else:
             against = (f"against any seller's game (the cautious one is {s['max_offer_against']}, "
                        f"the game you defend best; give --seller-trump)")
