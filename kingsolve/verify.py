@@ -195,7 +195,14 @@ class Reading:
     points: tuple                # per seat, points taken in the printed tricks
     tricks: tuple                # per seat, tricks taken
     winners: tuple               # winner of each completed trick
-    n_layouts: int = 0
+    _ways: int | None = None
+
+    @property
+    def n_layouts(self) -> int:
+        """How many ways the unseen cards can be dealt (counted on first use)."""
+        if self._ways is None:
+            self._ways = count_layouts(self.unseen, self.need, self.forbidden)
+        return self._ways
 
 
 @dataclass
@@ -247,6 +254,14 @@ def build_slots(rec: Record, setup: Setup) -> tuple[list, list]:
             else:
                 cands = deck
             slots.append(Slot(len(slots), t, j, tok, cands))
+    # Each card exists once: an unsure slot cannot be a card printed elsewhere.
+    printed = 0
+    for sl in slots:
+        if sl.token.kind == CARD:
+            printed |= bit(sl.token.card)
+    for sl in slots:
+        if sl.ambiguous:
+            sl.candidates &= ~printed
     complete = len(slots) == n * setup.variant.hand_size
     if not complete and not rec.unfinished:
         notes.append("the record stops before the last trick without '*': read as unfinished")
@@ -273,10 +288,17 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
             base_reasons[s].append((base_forbid[s], f"not in seat {s + 1}'s hand of the [Layout]"))
 
     def fail(i, seat, reason):
+        """Keep the deepest failure; ``reason`` may be a callable (made only if kept)."""
         if i > deepest[0] or deepest[1] is None:
             sl = slots[i] if i < len(slots) else None
             deepest[0] = i
-            deepest[1] = Failure(i, (sl.trick + 1) if sl else 0, seat + 1, sl.token.text if sl else "", reason)
+            deepest[1] = Failure(i, (sl.trick + 1) if sl else 0, seat + 1, sl.token.text if sl else "",
+                                 reason() if callable(reason) else reason)
+
+    def dealable(used, forbid, played):
+        """The cards not yet printed can still make up every hand (a necessary condition)."""
+        need = tuple(size - count(played[s]) for s in range(n)) + ((v.hidden_talon,) if v.hidden_talon else ())
+        return can_deal(deck & ~used, need, list(forbid) + ([0] if v.hidden_talon else []))
 
     cards = [None] * len(slots)
 
@@ -287,14 +309,17 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
         if i == len(slots):
             unseen = deck & ~used
             need = tuple(size - count(played[s]) for s in range(n))
-            ways = count_layouts(unseen, need, forbid)
-            if ways == 0:
+            if v.hidden_talon:   # cards dealt face down: a talon "seat" that may hold anything
+                need += (v.hidden_talon,)
+                forbid = list(forbid) + [0]
+                reasons = list(reasons) + [()]
+            if not can_deal(unseen, need, forbid):
                 fail(i, leader, "the cards never seen cannot be dealt to the seats consistently with the play")
                 return
             held = tuple(0 for _ in range(n))
             readings.append(Reading(tuple(cards), tuple(played), tuple(forbid), tuple(tuple(r) for r in reasons),
                                     unseen, need, Position(held, leader, tuple(trick), tidx), tuple(points),
-                                    tuple(tricks), tuple(winners), ways))
+                                    tuple(tricks), tuple(winners)))
             return
         sl = slots[i]
         k = len(trick)
@@ -312,10 +337,10 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
             return
         for c in cards_of(cands):
             if used & bit(c):
-                fail(i, seat, f"{card_symbol(c)} was already played")
+                fail(i, seat, lambda: f"{card_symbol(c)} was already played")
                 continue
             if forbid[seat] & bit(c):
-                fail(i, seat, f"seat {seat + 1} cannot hold {card_symbol(c)}: {_deal_reason(reasons[seat], c)}")
+                fail(i, seat, lambda: f"seat {seat + 1} cannot hold {card_symbol(c)}: {_deal_reason(reasons[seat], c)}")
                 continue
             if count(played[seat]) >= size:
                 fail(i, seat, f"seat {seat + 1} has no cards left")
@@ -338,8 +363,7 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
                         what = ("the " + card_symbol(extra.bit_length() - 1)) if count(extra) == 1 else "a trump"
                         new_f |= extra
                         new_r += f" and did not play {what}"
-            # A new constraint must not contradict the cards this seat already
-            # played later?  Later plays are checked when they come.
+            # Later plays are checked against the new constraint as they come.
             f2, r2 = forbid, reasons
             if new_f:
                 f2 = list(forbid)
@@ -350,6 +374,10 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
             p2[seat] |= bit(c)
             cards[i] = c
             t2 = trick + [c]
+            if new_f and not dealable(used | bit(c), f2, p2):
+                fail(i, seat, lambda: f"after {card_symbol(c)} the cards left cannot make up the hands "
+                                      f"(seat {seat + 1} {new_r})")
+                continue
             if len(t2) == n:
                 w = trick_winner(rules, leader, t2)
                 pts = list(points)
@@ -375,31 +403,75 @@ def _restricted_name(rules) -> str:
     return "restricted cards"
 
 
+def can_deal(unseen: int, need: tuple, forbid) -> bool:
+    """Whether ``unseen`` can be dealt at all, ``need[s]`` cards to seat ``s``
+    and none in ``forbid[s]``: the cards that only the seats of T may hold
+    (those every other seat is forbidden) must fit in T's hands, for every
+    set of seats T (Hall's condition for this transport problem)."""
+    n = len(need)
+    if sum(need) != count(unseen) or min(need) < 0:
+        return False
+    for t in range(1, 1 << n):
+        only, room = unseen, 0
+        for s in range(n):
+            if t >> s & 1:
+                room += need[s]
+            else:
+                only &= forbid[s]
+        if count(only) > room:
+            return False
+    return True
+
+
 def count_layouts(unseen: int, need: tuple, forbid) -> int:
     """How many ways ``unseen`` can be dealt, ``need[s]`` cards to seat ``s``,
-    none of them in ``forbid[s]``."""
-    cards = list(cards_of(unseen))
-    if sum(need) != len(cards) or min(need) < 0:
-        return 0
+    none of them in ``forbid[s]``.  Cards allowed to the same seats are
+    interchangeable for counting, so the count runs over those groups."""
+    from math import comb
     n = len(need)
+    if sum(need) != count(unseen) or min(need) < 0:
+        return 0
+    groups = {}
+    for c in cards_of(unseen):
+        seats = tuple(s for s in range(n) if not forbid[s] & bit(c))
+        groups[seats] = groups.get(seats, 0) + 1
     ways = {tuple(need): 1}
-    for c in cards:
+    for seats, size in groups.items():
+        if not seats:
+            return 0
         nxt = {}
         for rem, w in ways.items():
-            for s in range(n):
-                if rem[s] and not forbid[s] & bit(c):
-                    r = list(rem)
-                    r[s] -= 1
-                    r = tuple(r)
-                    nxt[r] = nxt.get(r, 0) + w
+            for counts in _compositions(size, [rem[s] for s in seats]):
+                r = list(rem)
+                mult, left = w, size
+                for s, k in zip(seats, counts):
+                    r[s] -= k
+                    mult *= comb(left, k)
+                    left -= k
+                r = tuple(r)
+                nxt[r] = nxt.get(r, 0) + mult
         ways = nxt
         if not ways:
             return 0
     return ways.get(tuple([0] * n), 0)
 
 
+def _compositions(total: int, caps: list):
+    """Every way to write ``total`` as a sum of ``len(caps)`` parts, part k at most ``caps[k]``."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    rest = sum(caps[1:])
+    for k in range(max(0, total - rest), min(total, caps[0]) + 1):
+        for tail in _compositions(total - k, caps[1:]):
+            yield (k,) + tail
+
+
 def iter_layouts(reading: Reading, n_seats: int):
-    """Every dealing of the unseen cards (lists of masks, per seat)."""
+    """Every dealing of the unseen cards (masks, per seat; a hidden talon,
+    when the variant has one, is one more entry at the end)."""
+    n_seats = len(reading.need)
     cards = list(cards_of(reading.unseen))
     forbid, need = reading.forbidden, reading.need
     # Order by how constrained a card is, to fail fast.
@@ -433,7 +505,7 @@ def full_layout(reading: Reading, extra: tuple) -> Layout:
 def cut_position(reading: Reading, extra: tuple) -> Position:
     """The position where the record stops, with the unseen cards dealt as ``extra``."""
     p = reading.position
-    hands = tuple(extra[s] for s in range(len(extra)))
+    hands = tuple(extra[s] for s in range(len(reading.played)))
     return Position(hands, p.leader, p.trick, p.trick_index)
 
 
