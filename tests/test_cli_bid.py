@@ -1,0 +1,122 @@
+"""`kingsolve bid` through Click's CliRunner: output pieces, formats, the plot,
+reproducibility across --jobs, and one-line errors with exit code 2."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("kingsolve._core")
+
+from kingsolve.cli import main
+
+ALL_SPADES = "♠AKQJ1098 7"   # ru4: every spade, so every trick in a spade game
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["bid", *args])
+
+
+def test_text_report_all_trumps():
+    r = run("-V", "ru4", "--hand", ALL_SPADES, "--games", "S,H", "--samples", "20", "--seed", "3",
+            "--seller-trump", "S")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "kingsolve bid: ru4, seat 2 buying the trump game from seat 1"
+    assert lines[1] == "hand: ♠AKQJ10987 ♥— ♦— ♣—"
+    assert lines[2] == "seed 3, 20 samples"
+    row = next(x for x in lines if x.startswith("S "))
+    assert row.split()[:5] == ["S", "8.00", "±", "0.00", "24.00"]
+    assert row.split()[5:13] == ["100"] * 8
+    assert "recommended game: S — 8.00 tricks, 24.00 points" in lines
+    assert ("most tricks worth offering: 0 against the seller's S (defending it: 8.00 ± 0.00 tricks) — do not buy"
+            in lines)
+
+
+def test_json_and_csv():
+    args = ["-V", "ru4", "--hand", ALL_SPADES, "--games", "S,misere", "--samples", "20", "--seed", "5"]
+    r = run(*args, "--format", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["seed"] == 5 and obj["samples"] == 20 and obj["variant"] == "ru4" and obj["role"] == "buyer"
+    assert obj["seat"] == 2 and obj["seller"] == 1 and obj["interrupted"] is False
+    assert obj["hand"] == ["SA", "SK", "SQ", "SJ", "ST", "S9", "S8", "S7"]
+    spades = obj["choices"][0]
+    assert spades["choice"] == "S" and spades["mean"] == 8.0 and spades["p_at_least"]["8"] == 1.0
+    assert obj["summary"]["recommended"] == "S"
+    r = run(*args, "--format", "csv")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].startswith("variant,role,seat,seed,samples,kind,name,contract,trump,mean,se,points,P>=1")
+    assert lines[1].startswith("ru4,buyer,2,5,20,choice,S,trump,S,8,0,24,1")
+    assert len(lines) == 3
+
+
+def test_same_result_for_any_jobs():
+    args = ["-V", "ru4", "--hand", "♠AK7 ♥AQ ♦K98", "--games", "S,D", "--samples", "41", "--seed", "8",
+            "--format", "json"]
+    one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert one.output == two.output
+
+
+def test_plot(tmp_path):
+    png = tmp_path / "bid.png"
+    r = run("-V", "ru4", "--hand", ALL_SPADES, "--games", "S,H,misere", "--samples", "20", "--seed", "1",
+            "--plot", str(png))
+    assert r.exit_code == 0, r.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"plot written to {png}" in r.output
+
+
+def test_seller_with_an_offer():
+    r = run("-V", "ru4", "--role", "seller", "--hand", "♠AKQ", "--games", "S,H", "--offer", "3",
+            "--samples", "20", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "kingsolve bid: ru4, seat 1 selling (the first hand, naming the trump)" in r.output
+    assert "hand: ♠AKQ ♥— ♦— ♣—  (3 of 8 cards known)" in r.output
+    assert "write two tricks to everyone: 6 points each, no play" in r.output
+    assert "offer of 3 from seat 2: 3 + " in r.output
+    assert "\ndecision: " in r.output
+
+
+def test_help_documents_the_options():
+    r = CliRunner().invoke(main, ["bid", "--help"])
+    assert r.exit_code == 0
+    for opt in ("--hand", "--seat", "--role", "--seller", "--seller-trump", "--known", "--offer", "--samples",
+                "--seed", "--jobs", "--plot", "--format", "--games"):
+        assert opt in r.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-V", "ua3", "--hand", "♠AKQ ♥AQJ10 ♦AJ7"],
+     "Error: the hand of seat 2: ♠A is in the talon of ua3"),
+    (["-V", "ru4", "--hand", "♠6 ♥AQJ10 ♦AJ7"],
+     "Error: the hand of seat 2: ♠6 is not in the deck of ru4"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--known", "3:♠A ♥7"],
+     "Error: ♠A is given twice (again for seat 3)"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--known", "4:♥AKQJ10987 ♦A"],
+     "Error: seat 4 would hold 9 known cards; a hand holds 8"),
+    (["-V", "ru4", "--hand", "♠AKQJ1098"],
+     "Error: the hand of seat 2 has 7 cards; ru4 deals 8"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--known", "3"],
+     "Error: --known '3': write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--known", "7:♥A"],
+     "Error: --known '7:♥A': seat '7' is not one of 1..4"),
+    (["-V", "ru4", "--hand", "♠AKQJ1098 Z"],
+     "Error: --hand: unknown rank 'Z' in 'AKQJ1098Z'"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--seller-trump", "NT"],
+     "Error: ru4 has no game 'NT' to name (choose from S, H, D, C, misere)"),
+    (["-V", "king52", "--hand", "♠AKQJ ♥AKQ ♦432 ♣432", "--role", "buyer"],
+     "Error: king52 has an auction, not хваленки: use --role bidder"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--seat", "1"],
+     "Error: seat 1 is the seller; the buyer is another seat"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--samples", "0"],
+     "Error: Invalid value for '--samples' / '-n': 0 is not in the range x>=1."),
+])
+def test_bad_input_is_one_line_exit_2(args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    first = r.output.strip().splitlines()
+    assert len(first) == 1
+    assert first[0].startswith(message), first[0]
