@@ -117,3 +117,20 @@ def test_variant_option_overrides_and_is_required_without_a_tag():
 def test_help():
     r = run("verify", "--help")
     assert r.exit_code == 0 and "--max-completions" in r.output and "FILE|DIR|-" in r.output
+
+
+def test_write_adds_the_reconstructed_layout_and_keeps_the_comments(tmp_path):
+    out = tmp_path / "out.kdn"
+    r = run("verify", os.path.join(EXAMPLES, "3_bought_trump.kdn"), "--no-marks", "--write", out)
+    assert r.exit_code == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    assert '[Layout "1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K"]\n[Play]\n' in text
+    assert "3. До - 7 - Тч." in text                      # the source's tokens, never repaired
+    assert "(він - старша карта)" in text
+    again = run("verify", out, "--no-marks")
+    assert again.exit_code == 0 and "  verdict: OK" in again.output
+
+
+def test_empty_input_is_an_error():
+    r = run("verify", "-", input="")
+    assert r.exit_code == 2 and r.stderr == "Error: -: no KDN records\n"

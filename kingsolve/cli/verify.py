@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..errors import KingsolveError, ParseError
-from ..kdn import parse_kdn
+from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, make_solver, verify_record
@@ -54,7 +54,11 @@ def _sources(path: str):
 @click.option("--proof", is_flag=True,
               help="A claim must hold in every deal the record allows: one that holds in only some fails (exit 1).")
 @click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
-def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, proof, no_marks):
+@click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
+              help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
+                   "reconstructed uniquely; - for stdout.")
+def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, proof, no_marks,
+           write_to):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -77,8 +81,11 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     solver = make_solver()
     bad = []
     first = True
+    written = []
     for name, text in _sources(path):
         records = parse_kdn(text, source=name, strict=strict)
+        if not records:
+            raise InputError(f"{name}: no KDN records")
         for rec in records:
             if not rec.tricks and not any(k != "Play" for k in rec.tags):
                 continue  # a block of comments only
@@ -92,7 +99,10 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
                     click.echo("")
                 click.echo(report.to_text(rep, max_completions))
             first = False
+            written.append((rec, rep.layout))
             if not rep.ok:
                 bad.append(f"{rec.source}:{rec.line}")
+    if write_to is not None:
+        write_to.write(write_kdn([r for r, _ in written], [lay for _, lay in written]))
     if bad:
         raise VerificationFailed(f"verification failed: {', '.join(bad)}")
