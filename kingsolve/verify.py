@@ -40,7 +40,7 @@ from .cards import (
 )
 from .engine import Position, replay, trick_value, trick_winner
 from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
-from .kdn import BARE, CARD, GARBLED, UNKNOWN, Record
+from .kdn import BARE, CARD, UNKNOWN, Record
 from .layout import Layout, parse_seat
 from .variants import GAME_CONTRACTS, get_variant, parse_trump
 
@@ -476,7 +476,6 @@ def iter_layouts(reading: Reading, n_seats: int):
     forbid, need = reading.forbidden, reading.need
     # Order by how constrained a card is, to fail fast.
     cards.sort(key=lambda c: sum(1 for s in range(n_seats) if not forbid[s] & bit(c)))
-    suffix = [0] * (len(cards) + 1)
     hands = [0] * n_seats
     rem = list(need)
 
@@ -493,7 +492,6 @@ def iter_layouts(reading: Reading, n_seats: int):
                 hands[s] &= ~bit(c)
                 rem[s] += 1
 
-    del suffix
     yield from go(0)
 
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from kingsolve.cards import SUIT_MASKS, HEARTS, DIAMONDS, bit, card_symbol, cards_of, parse_card
+from kingsolve.cards import SUIT_MASKS, DIAMONDS, bit, card_symbol, cards_of, parse_card
 from kingsolve.engine import Position, legal_mask, play, replay
 from kingsolve.errors import IllegalPlayError, ParseError
 from kingsolve.kdn import parse_kdn
@@ -297,7 +297,7 @@ def test_missing_tags_are_read_errors():
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from strategies import VARIANT_CONFIGS, all_contracts, random_hands  # noqa: E402
-from kingsolve.cards import rank_letter, rank_of, suit_of, TEN  # noqa: E402
+from kingsolve.cards import rank_letter, rank_of, TEN  # noqa: E402
 import random  # noqa: E402
 
 

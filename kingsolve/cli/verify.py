@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from ..errors import KingsolveError, ParseError
 from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
