@@ -750,6 +750,7 @@ class RecordReport:
     raw_score: dict | None = None                      # before the debt
     certain: list = field(default_factory=list)        # per seat: cards it surely held (every deal kept)
     possible: list = field(default_factory=list)       # per seat: cards it may have held besides
+    weights: dict = field(default_factory=dict)        # id(reading) -> the deals it stands for
     proof: bool = False                                # a claim must hold in every possible deal
 
     @property
@@ -881,12 +882,15 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         if total.layouts != 1:
             total.values = {}
     rep.claims = checks
-    rep.reading = rep.kept[0]
+    # Each reading weighs the deals it allows (those agreeing with the claims, when any
+    # do); the reading shown is the heaviest: the likeliest if every deal is equally likely.
+    use_match = bool(targets) and rep.n_matching > 0
+    rep.weights = {id(r): (n_match if use_match else r.n_layouts) for r, _, _, n_match, _, _ in kept}
+    rep.reading = max(rep.kept, key=lambda r: rep.weights[id(r)])
 
     # The deal shown: the only layout the play and the claims allow, else the first.
     if targets and rep.matching:
-        r0, extra0 = rep.matching[0]
-        rep.reading = r0
+        r0, extra0 = next((r, e) for r, e in rep.matching if r is rep.reading)
         if rep.n_matching == 1 and not any(c.truncated for c in checks):
             rep.layout = full_layout(r0, extra0)
     else:
@@ -978,16 +982,29 @@ def seats_of(setup: Setup, cards) -> tuple[list, list]:
 
 
 def slot_choices(rep: RecordReport) -> list:
-    """For each ambiguous slot: {card: number of kept readings that read it so}."""
+    """For each ambiguous slot: {card: number of kept readings that read it so},
+    the most frequent first (by the deals those readings stand for, then by count)."""
     out = []
     for sl in rep.slots:
         if not sl.ambiguous:
             continue
-        tally = {}
+        tally, deals = {}, {}
         for r in rep.kept:
-            tally[r.cards[sl.index]] = tally.get(r.cards[sl.index], 0) + 1
-        out.append((sl, dict(sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))))
+            x = r.cards[sl.index]
+            tally[x] = tally.get(x, 0) + 1
+            deals[x] = deals.get(x, 0) + rep.weights.get(id(r), 0)
+        out.append((sl, dict(sorted(tally.items(), key=lambda kv: (-deals[kv[0]], -kv[1], kv[0])))))
     return out
+
+
+def slot_deal_shares(rep: RecordReport, sl) -> dict:
+    """{card: share of the deals (of the kept readings) in which ``sl`` is that card}."""
+    deals = {}
+    for r in rep.kept:
+        x = r.cards[sl.index]
+        deals[x] = deals.get(x, 0) + rep.weights.get(id(r), 0)
+    total = sum(deals.values()) or 1
+    return {x: w / total for x, w in deals.items()}
 
 
 def verify_records(records, variant=None, **kw) -> list:

@@ -31,7 +31,7 @@ def test_examples_text_shows_the_inferred_cards_and_the_hands(examples_text):
     out = examples_text.output
     assert "    trick 3, seat 3: 'До' (garbled) = ♥K\n" in out
     assert "    trick 4, seat 2: 'Т' (suit lost) = ♥A\n" in out          # deal 2: the only ace left
-    assert "    trick 4, seat 1: '10' (suit lost) = ♥10 (1) or ♦10 (1)\n" in out   # deal 2: both possible
+    assert "    trick 4, seat 1: '10' (suit lost) = ♥10 (1: 94%) or ♦10 (1: 6%)\n" in out   # deal 2: both possible
     # the hand diagram of the reconstructed third deal, in suit symbols
     assert ("  Hands (the only deal consistent with the play):\n"
             "    seat 1       seat 2       seat 3\n    ♠ J 8        ♠ K Q 10     ♠ 9 7\n") in out
@@ -60,7 +60,8 @@ def test_json_one_object_per_record():
     assert third["settled"]["tricks"] == [3, 3, 4]
     assert third["claims"][0]["status"] == "holds"
     assert third["tricks"][2] == {"number": 3, "leader": 3, "cards": ["HK", "H7", "HA"], "winner": 2}
-    assert third["inference"]["unsure"][0] == {"trick": 3, "seat": 3, "text": "До", "kind": "garbled", "cards": {"HK": 1}}
+    assert third["inference"]["unsure"][0] == {"trick": 3, "seat": 3, "text": "До", "kind": "garbled",
+                                               "cards": {"HK": 1}, "share": {"HK": 1.0}}
     assert objs[0]["finished"] is False and objs[0]["layouts"]["layout"] is None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
-from ..verify import RecordReport, seats_of, slot_choices
+from ..verify import RecordReport, seats_of, slot_choices, slot_deal_shares
 
 
 def _status(rep: RecordReport) -> str:
@@ -117,8 +117,13 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         for sl, tally in choices:
             what = {"bare": "suit lost", "unknown": "unreadable", "garbled": "garbled"}.get(sl.token.kind, sl.token.kind)
             text = sl.token.text or "(not printed)"
-            opts = " or ".join(f"{card_symbol(x)}" + (f" ({k})" if len(tally) > 1 else "") for x, k in tally.items())
+            share = slot_deal_shares(rep, sl)
+            opts = " or ".join(f"{card_symbol(x)}" + (f" ({k}: {share[x]:.0%})" if len(tally) > 1 else "")
+                               for x, k in tally.items())
             lines.append(f"    trick {sl.trick + 1}, seat {seats[sl.index] + 1}: {text!r} ({what}) = {opts}")
+        if len(choices) and nk > 1:
+            lines.append("    (readings: share of the deals they allow" + (" that agree with the claims" if rep.claims and rep.n_matching else "")
+                         + "; the play below follows the likeliest)")
         if 1 < nk <= max_completions:
             lines.append("    readings:")
             for r in rep.kept:
@@ -157,7 +162,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     # Play by play.
     if rep.marks:
         seats, winners = seats_of(setup, rep.reading.cards)
-        lay = "" if rep.analysed_layouts <= 1 else f", worst case over {rep.analysed_layouts} layouts"
+        lay = "" if rep.analysed_layouts <= 1 else f", over {rep.analysed_layouts} of its deals: a mark is a loss in each"
         lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
         by_trick = {}
         for m in rep.marks:
@@ -210,7 +215,9 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
     out["inference"] = {
         "readings": len(rep.readings), "kept": len(rep.kept), "truncated": rep.truncated,
         "unsure": [{"trick": sl.trick + 1, "seat": seats[sl.index] + 1, "text": sl.token.text, "kind": sl.token.kind,
-                    "cards": {card_str(x): k for x, k in tally.items()}} for sl, tally in choices],
+                    "cards": {card_str(x): k for x, k in tally.items()},
+                    "share": {card_str(x): round(w, 4) for x, w in slot_deal_shares(rep, sl).items()}}
+                   for sl, tally in choices],
         "completions": ([[card_str(r.cards[sl.index]) for sl, _ in choices] for r in rep.kept[:max_completions]]
                         if choices else []),
     }
