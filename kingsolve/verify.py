@@ -811,6 +811,13 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     if solver is None:
         solver = make_solver() or _ReferenceSolver()
     n = setup.variant.n_seats
+    cut = readings[0].position.trick_index        # the trick the record stops in (0-based)
+    for t in targets:
+        if cut < setup.variant.hand_size and t.start > cut:
+            cl = t.claim
+            raise ParseError(f"[Claim {cl.text!r}]: the record stops in trick {cut + 1}; a claim about the "
+                             f"tricks from {t.start + 1} on cannot be told apart from the tricks before it",
+                             file=rec.source, line=cl.line or rec.line, col=cl.col or None, token=cl.text)
 
     # Every layout of every reading against every claim.
     checks = [ClaimCheck(t) for t in targets]

@@ -353,3 +353,23 @@ def test_random_records_the_truth_is_a_reading_and_every_layout_replays(config, 
     for d in deals[:30]:
         lay = [p | e for p, e in zip(r.played, d)]
         replay(rules, Position(tuple(lay), 0), cards)   # raises if the inference let an illegal deal through
+
+
+def test_unfinished_trick_count_claim_from_a_trick_is_the_double_dummy_count():
+    # "whatever she leads, the remaining tricks are hers": the fewest tricks the seat can take
+    # from the cut, the others giving her as many as they can (the reference solver, −1 a trick)
+    from dataclasses import replace
+    v = get_variant("ua3")
+    con = v.contract("no-last-two")
+    lay = Layout.from_str(LAYOUT)
+    cards, pos = first_legal_line(con, lay, n_cards=21)
+    rules = con.deal_rules()
+    count_rules = replace(rules, card_points=(0,) * 64, trick_points=(-1,) * 10)
+    fewest = -reference.value(count_rules, pos, 1 << 2)
+    text = kdn_of(cards, extra_tags=f' [Layout "{LAYOUT}"]')
+    rep = verify_record(parse_kdn(text + f'[Claim "3:{fewest} tricks from 8"]\n')[0], marks=False)
+    assert rep.claims[0].status == "holds" and rep.claims[0].target.start == 7
+    rep = verify_record(parse_kdn(text + f'[Claim "3:{fewest + 1} tricks from 8"]\n')[0], marks=False)
+    assert rep.claims[0].status == "fails"
+    with pytest.raises(ParseError, match=r"the record stops in trick 8; a claim about the tricks from 9"):
+        verify_record(parse_kdn(text + '[Claim "3:1 tricks from 9"]\n')[0], marks=False)
