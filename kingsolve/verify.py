@@ -70,6 +70,9 @@ class Setup:
     leader: int
     bought: Bought | None
     notes: list = field(default_factory=list)   # findings about the tags (e.g. a misprinted talon)
+    size: int = 0                               # tricks in the deal (fewer for an end-position [Layout])
+    deck: int = 0                               # the cards in play
+    hidden: int = 0                             # cards dealt face down, unknown (a hidden talon)
     trick_rules: tuple | None = None            # (DealRules counting tricks, sign), made on first use
     trick_solver: object = None                 # a second solver for those rules (each keeps its own table)
 
@@ -137,7 +140,14 @@ def setup_record(rec: Record, variant=None) -> Setup:
         raise _tag_error(rec, "Leader", f"[Leader]: {err}", rec.tags.get("Leader")) from err
     if "Talon" in rec.tags:
         notes.extend(_talon_notes(rec, variant))
-    return Setup(variant, contract, contract.deal_rules(variant.hand_size), leader, bought, notes)
+    # A [Layout] of fewer cards is an end position: its tricks are the deal's last ones.
+    size = rec.layout.hand_size if rec.layout is not None else variant.hand_size
+    deck = rec.layout.cards if rec.layout is not None else variant.deck
+    if rec.layout is not None and size < variant.hand_size:
+        notes.append(f"the [Layout] holds {size} cards a hand: an end position, the last {size} tricks of the deal")
+    hidden = variant.hidden_talon if rec.layout is None else 0
+    return Setup(variant, contract, contract.deal_rules(size), leader, bought, notes, size=size, deck=deck,
+                 hidden=hidden)
 
 
 def _talon_notes(rec: Record, variant) -> list:
@@ -226,15 +236,15 @@ def build_slots(rec: Record, setup: Setup) -> tuple[list, list]:
     """The card slots of the play and the findings about its shape (ParseError
     for a trick with too many cards or too many tricks)."""
     n = setup.variant.n_seats
-    deck = setup.variant.deck
+    deck = setup.deck
     slots, notes = [], []
     tricks = rec.tricks
     # A trailing play line with no card (prose only) is where the record stops.
     while tricks and not tricks[-1].tokens:
         tricks = tricks[:-1]
-    if len(tricks) > setup.variant.hand_size:
-        tr = tricks[setup.variant.hand_size]
-        raise ParseError(f"trick {tr.number}: a deal of {setup.variant.id} has {setup.variant.hand_size} tricks",
+    if len(tricks) > setup.size:
+        tr = tricks[setup.size]
+        raise ParseError(f"trick {tr.number}: the deal has {setup.size} tricks",
                          file=rec.source, line=tr.line, col=tr.col, token=str(tr.number))
     for t, tr in enumerate(tricks):
         if len(tr.tokens) > n:
@@ -262,7 +272,7 @@ def build_slots(rec: Record, setup: Setup) -> tuple[list, list]:
     for sl in slots:
         if sl.ambiguous:
             sl.candidates &= ~printed
-    complete = len(slots) == n * setup.variant.hand_size
+    complete = len(slots) == n * setup.size
     if not complete and not rec.unfinished:
         notes.append("the record stops before the last trick without '*': read as unfinished")
     return slots, notes
@@ -276,7 +286,7 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
     """Every reading of the play consistent with the rules, the deck and
     ``layout`` (if the record gives one): ``(readings, truncated, failure)``."""
     v, rules = setup.variant, setup.rules
-    n, deck, size = v.n_seats, v.deck, v.hand_size
+    n, deck, size = v.n_seats, setup.deck, setup.size
     readings: list = []
     deepest = [-1, None]
     state = {"truncated": False}
@@ -297,8 +307,8 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
 
     def dealable(used, forbid, played):
         """The cards not yet printed can still make up every hand (a necessary condition)."""
-        need = tuple(size - count(played[s]) for s in range(n)) + ((v.hidden_talon,) if v.hidden_talon else ())
-        return can_deal(deck & ~used, need, list(forbid) + ([0] if v.hidden_talon else []))
+        need = tuple(size - count(played[s]) for s in range(n)) + ((setup.hidden,) if setup.hidden else ())
+        return can_deal(deck & ~used, need, list(forbid) + ([0] if setup.hidden else []))
 
     cards = [None] * len(slots)
 
@@ -309,8 +319,8 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
         if i == len(slots):
             unseen = deck & ~used
             need = tuple(size - count(played[s]) for s in range(n))
-            if v.hidden_talon:   # cards dealt face down: a talon "seat" that may hold anything
-                need += (v.hidden_talon,)
+            if setup.hidden:   # cards dealt face down: a talon "seat" that may hold anything
+                need += (setup.hidden,)
                 forbid = list(forbid) + [0]
                 reasons = list(reasons) + [()]
             if not can_deal(unseen, need, forbid):
@@ -532,7 +542,7 @@ def claim_target(setup: Setup, claim) -> ClaimTarget:
         if s in seats:
             raise InvalidRulesError(f"claim {claim.text!r} names seat {s + 1} twice")
         seats[s] = val
-    size = setup.variant.hand_size
+    size = setup.size
     if claim.start > size:
         raise InvalidRulesError(f"claim {claim.text!r}: a deal of {setup.variant.id} has {size} tricks")
     c = setup.contract
@@ -770,7 +780,7 @@ class RecordReport:
     def finished(self) -> bool:
         r = self.reading
         return r is not None and r.unseen == 0 and not r.position.trick \
-            and r.position.trick_index == self.setup.variant.hand_size
+            and r.position.trick_index == self.setup.size
 
 
 MAX_MATCHING_KEPT = 50
@@ -813,7 +823,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     n = setup.variant.n_seats
     cut = readings[0].position.trick_index        # the trick the record stops in (0-based)
     for t in targets:
-        if cut < setup.variant.hand_size and t.start > cut:
+        if cut < setup.size and t.start > cut:
             cl = t.claim
             raise ParseError(f"[Claim {cl.text!r}]: the record stops in trick {cut + 1}; a claim about the "
                              f"tricks from {t.start + 1} on cannot be told apart from the tricks before it",
@@ -919,7 +929,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
             for s in range(n):
                 certain[s] &= r.played[s]
                 possible[s] |= r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)
-    rep.certain = [certain[s] & setup.variant.deck for s in range(n)]
+    rep.certain = [certain[s] & setup.deck for s in range(n)]
     rep.possible = [possible[s] & ~rep.certain[s] for s in range(n)]
     if marks:
         # Marks are for the reading shown, over its deals (those agreeing with the claims, if any).

@@ -373,3 +373,21 @@ def test_unfinished_trick_count_claim_from_a_trick_is_the_double_dummy_count():
     assert rep.claims[0].status == "fails"
     with pytest.raises(ParseError, match=r"the record stops in trick 8; a claim about the tricks from 9"):
         verify_record(parse_kdn(text + '[Claim "3:1 tricks from 9"]\n')[0], marks=False)
+
+
+def test_an_end_position_layout_is_the_last_tricks_of_the_deal():
+    # INTERFACE.md: an end position is fine; "the last two" are the last two tricks of the layout.
+    # Three cards each: seat 1 wins trick 1 with ♠K (not one of the last two) and then leads
+    # ♣7 (♣9 wins) rather than ♥A (it would win trick 2 and still lead ♣7 into the last): 0 for seat 1.
+    head = ('[Variant "ua3"] [Contract "no-last-two"] [Leader "1"]\n'
+            '[Layout "1:K.A..7 Q.K..8 J..A.9"]\n[Play]\n1. ♠K - ♠Q - ♠J.\n*\n')
+    rep = verify_record(parse_kdn(head + '[Claim "1:0 points from 2"]\n')[0])
+    assert rep.setup.size == 3 and rep.layouts_total == 1 and rep.raw_score["points"] == [0, 0, 0]
+    assert rep.claims[0].status == "holds"
+    pos = Position((bit(c("HA")) | bit(c("C7")), bit(c("HK")) | bit(c("C8")),
+                    bit(c("DA")) | bit(c("C9"))), 0, (), 1)
+    want = [reference.value(rep.setup.rules, pos, 1 << s) for s in range(3)]
+    assert want[0] == 0
+    claim = " ".join(f"{s + 1}:{want[s]}" for s in range(3))
+    rep = verify_record(parse_kdn(head + f'[Claim "{claim} points from 2"]\n')[0], marks=False)
+    assert rep.claims[0].status == "holds"
