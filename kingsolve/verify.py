@@ -925,7 +925,14 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     pts, trs = settle(setup, rp.points, rp.tricks) if rep.finished else (list(rp.points), list(rp.tricks))
     rep.score = {"points": pts, "tricks": trs}
     if all(x == -1 for x in certain):      # no deal agrees with the claims: describe the play's deals
+        exact = rep.layouts_total <= 2000
         for r in rep.kept:
+            if exact:   # few deals: look at each
+                for e in iter_layouts(r, n):
+                    for s in range(n):
+                        certain[s] &= r.played[s] | e[s]
+                        possible[s] |= r.played[s] | e[s]
+                continue
             for s in range(n):
                 certain[s] &= r.played[s]
                 possible[s] |= r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)

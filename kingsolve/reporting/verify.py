@@ -85,7 +85,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     head += f", seat {setup.leader + 1} leads"
     if setup.bought:
         b = setup.bought
-        head += f"; bought by seat {b.buyer + 1} from seat {b.seller + 1} for {b.tricks} tricks"
+        head += f"; bought by seat {b.buyer + 1} from seat {b.seller + 1} for {_tricks(b.tricks)}"
     title = rec.tags.get("Source") or rec.tags.get("Event")
     lines = [head]
     if title:
@@ -97,9 +97,11 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     if not rep.readings:
         f = rep.failure
         lines.append(f"  ILLEGAL: no reading of the play is legal: trick {f.trick}, seat {f.seat}, {f.text!r}: {f.reason}")
+        lines.append("  verdict: ILLEGAL")
         return "\n".join(lines)
     if rep.illegal is not None:
         lines.append(f"  ILLEGAL: {rep.illegal}")
+        lines.append("  verdict: ILLEGAL")
         return "\n".join(lines)
 
     # Inference.
@@ -135,7 +137,10 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
     else:
         r = rep.reading
         unseen = r.unseen
-        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen are dealt in {rep.layouts_total} ways consistent with the play"
+        over = f" (over {len(rep.kept)} readings)" if len(rep.kept) > 1 else ""
+        src = "the [Layout] and " if rec.layout is not None else ""
+        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen; {rep.layouts_total} deals consistent with "
+                     f"{src}the play{over}"
                      + (f"; {rep.n_matching} of those checked agree with the claims" if rep.claims else ""))
         what = "the deals that agree with the claims" if rep.claims and rep.n_matching else "every deal the play allows"
         lines.extend(hand_diagram(rep.certain, f"  held in {what}, [may also have held]:", extra=rep.possible))
@@ -151,7 +156,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         if setup.bought:
             b = setup.bought
             sc = rep.score
-            lines.append(f"  After the debt (seat {b.buyer + 1} hands {b.tricks} tricks to seat {b.seller + 1}): "
+            lines.append(f"  After the debt (seat {b.buyer + 1} hands {_tricks(b.tricks)} to seat {b.seller + 1}): "
                          + "  ".join(f"seat {s + 1} {_tricks(sc['tricks'][s])} {_points(sc['points'][s])}" for s in range(n)))
     else:
         done = len(rep.reading.cards) // n
