@@ -135,3 +135,10 @@ def test_write_adds_the_reconstructed_layout_and_keeps_the_comments(tmp_path):
 def test_empty_input_is_an_error():
     r = run("verify", "-", input="")
     assert r.exit_code == 2 and r.stderr == "Error: -: no KDN records\n"
+
+
+def test_claims_checked_on_part_of_the_deals_say_so():
+    r = run("verify", os.path.join(EXAMPLES, "2_no_last_two.kdn"), "--no-marks", "--claim-layouts", "100")
+    assert r.exit_code == 0, r.stderr
+    # 100 deals of each of the two readings of trick 4
+    assert '  [Claim "3:-20"] (points): holds in 108 of 200 layouts checked, so it does not follow' in r.output

@@ -64,7 +64,10 @@ def _claim_line(c, finished=True) -> str:
         got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
         return f"{head}: holds — {got}" + ("" if finished else " with best play from where the record stops")
     if c.status == "holds":
-        return f"{head}: holds in all {c.layouts} layouts" + (" checked" if c.truncated else "")
+        return f"{head}: holds in all {c.layouts} layouts"
+    if c.status == "undecided":
+        return (f"{head}: holds in none of the {c.layouts} layouts checked, but not every layout was checked "
+                f"(--claim-layouts): undecided")
     got = c.example_fail["values"] if c.example_fail else {}
     vals = " ".join(f"{s}:{v}" for s, v in got.items())
     if c.status == "fails":
