@@ -244,9 +244,11 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
                 "layouts": c.layouts, "holding": c.holding, "truncated": c.truncated}
         if c.values:
             item["values"] = {str(k): v for k, v in c.values.items()}
-        if c.example_fail:
-            item["fails_in"] = {"layout": str(c.example_fail["layout"]),
-                                "values": {str(k): v for k, v in c.example_fail["values"].items()}}
+        for key, ex in (("fails_in", c.example_fail), ("holds_in", c.example_hold)):
+            if ex and c.layouts > 1:
+                item[key] = {"layout": str(ex["layout"]), "values": {str(k): v for k, v in ex["values"].items()}}
+        if c.example_fail and c.layouts == 1:
+            item["values"] = {str(k): v for k, v in c.example_fail["values"].items()}
         out["claims"].append(item)
     out["plays"] = [{"trick": m.trick, "seat": m.seat, "card": card_str(m.card), "value": m.value, "best": m.best,
                      "best_cards": [card_str(x) for x in m.best_cards], "loss": m.loss, "loss_max": m.loss_max,
