@@ -243,8 +243,8 @@ def plot(a: BidAnalysis, path) -> None:
     names = list(a.choices.index)
     cols = min(5, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, 2.6 * rows + 0.9), sharex=True, sharey=True,
-                             squeeze=False)
+    height = 2.6 * rows + 0.7
+    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, height), sharex=True, sharey=True, squeeze=False)
     ks = np.arange(0, n + 1)
     rec = a.summary.get("recommended")
     for ax, name in zip(axes.flat, names):
@@ -272,6 +272,6 @@ def plot(a: BidAnalysis, path) -> None:
     fig.legend(handles, labels, loc="upper right", fontsize=8, frameon=False)
     fig.suptitle(f"{a.variant.id} bid: seat {a.seat + 1} ({a.role}), hand {format_hand(a.hand, symbols=True)}\n"
                  f"seed {a.seed}, {a.samples} samples; red line = mean", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / height))
     fig.savefig(path, dpi=110)
     plt.close(fig)
