@@ -253,7 +253,9 @@ cdef class Search:
             r.trick_points[i2] = tp[i2] if i2 < len(tp) else 0
         r.tp_pos[0] = 0
         r.tp_neg[0] = 0
+        r.tp_neg_count[0] = 0
         for i2 in range(MAX_TRICKS):
+            r.tp_neg_count[i2 + 1] = r.tp_neg_count[i2] + (1 if r.trick_points[i2] < 0 else 0)
             r.tp_pos[i2 + 1] = r.tp_pos[i2] + (r.trick_points[i2] if r.trick_points[i2] > 0 else 0)
             r.tp_neg[i2 + 1] = r.tp_neg[i2] + (r.trick_points[i2] if r.trick_points[i2] < 0 else 0)
         r.lead_restricted = lr

@@ -29,3 +29,44 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
             lo += p
     lb[0] = lo
     ub[0] = hi
+
+
+cdef int quick_tricks(Solver* s) noexcept nogil:
+    # Tricks the leader's team can surely take by cashing the leader's top cards
+    # (DDS "quick tricks", simplified).  In a trump game a suit other than trumps
+    # counts only as many rounds as every opponent holding trumps can follow.
+    # Valid at a trick boundary when no lead restriction applies to the leader.
+    cdef Rules* r = &s.r
+    cdef int n = r.n, L = s.leader, su, k, o, q = 0, c, len_o
+    cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
+    cdef u64 hand = s.hands[L], others = 0, hs, os, x, trumps = 0
+    if hand & r.lead_restricted:
+        return 0
+    for o in range(n):
+        if o != L:
+            others |= s.hands[o]
+    if r.trump >= 0:
+        trumps = suit_bits(r.trump)
+    for su in range(4):
+        hs = hand & suit_bits(su)
+        if hs == 0:
+            continue
+        os = others & suit_bits(su)
+        x = hs | os
+        k = 0
+        while x:
+            c = strongest(r, x)
+            if not ((hs >> c) & 1):
+                break
+            k += 1
+            x &= ~((<u64>1) << c)
+        if k == 0:
+            continue
+        if r.trump >= 0 and su != r.trump:
+            for o in range(n):
+                if not ((team >> o) & 1) and (s.hands[o] & trumps):
+                    len_o = ks_popcount(s.hands[o] & suit_bits(su))
+                    if len_o < k:
+                        k = len_o
+        q += k
+    return q

@@ -32,6 +32,7 @@ cdef struct Rules:
     int32_t trick_points[MAX_TRICKS]  # points to the winner of trick k (from the first trick)
     int32_t tp_pos[MAX_TRICKS + 1]    # prefix sums of max(trick_points, 0)
     int32_t tp_neg[MAX_TRICKS + 1]    # prefix sums of min(trick_points, 0)
+    int32_t tp_neg_count[MAX_TRICKS + 1]  # prefix counts of negative trick_points
     u64 point_cards                # cards with nonzero card_points
     u64 lead_restricted            # may be led only when the leader holds nothing else
     u64 discard_forced             # a void follower holding any of these must play one

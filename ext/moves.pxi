@@ -17,6 +17,11 @@ cdef inline int strength(Rules* r, int c) noexcept nogil:
     return (12 - (c & 15)) if r.inverted else (c & 15)
 
 
+cdef inline int strongest(Rules* r, u64 x) noexcept nogil:
+    # The strongest card of a nonempty set of cards of one suit.
+    return ks_ctz(x) if r.inverted else ks_msb(x)
+
+
 cdef inline bint beats(Rules* r, int c, int w) noexcept nogil:
     # Does card c beat the card w currently winning the trick?
     if (c >> 4) == (w >> 4):
@@ -77,55 +82,76 @@ cdef inline int current_winner(Solver* s, int upto) noexcept nogil:
     return w
 
 
+cdef int predict_winner(Solver* s, int seat, int c) noexcept nogil:
+    # Guess who wins the trick if `seat` plays c now: every later seat whose team
+    # is not winning beats the current winner when it can (with its strongest card
+    # of the led suit, or its lowest trump that beats when void), the others play low.
+    cdef Rules* r = &s.r
+    cdef int n = r.n, np = s.np, k, p, w_seat, w_card, lead, cand
+    cdef u64 hand, follow, tr, beat
+    cdef int side = s.side
+    if np == 0:
+        w_seat = seat
+        w_card = c
+        lead = c >> 4
+    else:
+        k = current_winner(s, np)
+        w_seat = (s.leader + k) % n
+        w_card = s.trick[k]
+        lead = s.trick[0] >> 4
+        if beats(r, c, w_card):
+            w_seat = seat
+            w_card = c
+    for k in range(np + 1, n):
+        p = (s.leader + k) % n
+        if ((side >> p) & 1) == ((side >> w_seat) & 1):
+            continue
+        hand = s.hands[p]
+        follow = hand & suit_bits(lead)
+        if follow:
+            if (w_card >> 4) == lead:
+                beat = follow & r.stronger[w_card]
+                if beat:
+                    w_card = strongest(r, beat)
+                    w_seat = p
+            continue
+        if r.trump >= 0:
+            tr = hand & suit_bits(r.trump)
+            if (hand & r.discard_forced) and not (r.discard_forced & tr):
+                continue
+            if tr:
+                if (w_card >> 4) == r.trump:
+                    tr &= r.stronger[w_card]
+                if tr:
+                    # the weakest trump that wins
+                    cand = ks_msb(tr) if r.inverted else ks_ctz(tr)
+                    w_card = cand
+                    w_seat = p
+    return w_seat
+
+
 cdef int move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
     # Heuristic ordering score (higher is tried first).  Exactness never depends on it.
     cdef Rules* r = &s.r
-    cdef int n = r.n, np = s.np, k, w, wseat, pts, value, st = strength(r, c)
+    cdef int np = s.np, k, wseat, pts, value, st = strength(r, c)
     cdef int my_side = (s.side >> seat) & 1
-    cdef bint want, c_wins, last, side_wins
-    cdef u64 others = live & ~s.hands[seat]
-    cdef u64 ss = suit_bits(suit_of(c))
-    if np > 0:
-        for k in range(np):
-            others &= ~((<u64>1) << s.trick[k])
+    cdef bint want, team_wins
     pts = r.trick_points[s.trick_index] + r.card_points[c]
     for k in range(np):
         pts += r.card_points[s.trick[k]]
     want = pts > 0 or (pts == 0 and r.sign > 0)
-    if np == 0:
-        # Leading.
-        if want:
-            if (others & ss & r.stronger[c]) == 0:
-                return 2000 + s.history[c]      # a top card: likely a trick
-            return 1000 - st * 4 + s.history[c]
-        if (others & ss & ~r.stronger[c] & ~((<u64>1) << c)) == 0 and (others & ss):
-            return 2000 - st + s.history[c]      # lowest card of the suit: a sure duck
-        return 1000 - st * 4 - abs(r.card_points[c]) * 8 + s.history[c]
-    w = current_winner(s, np)
-    c_wins = beats(r, c, s.trick[w])
-    wseat = seat if c_wins else (s.leader + w) % n
-    side_wins = (s.side >> wseat) & 1
-    last = np == n - 1
-    value = pts if side_wins else 0
+    wseat = predict_winner(s, seat, c)
+    team_wins = ((s.side >> wseat) & 1) == my_side
+    # The trick's worth to my team as predicted, then the card's rank.
+    value = pts if (s.side >> wseat) & 1 else 0
     if not my_side:
         value = -value
-    if not last:
-        # The trick is not settled: a card that wins now may still be beaten.
-        if c_wins and (others & ss & r.stronger[c]) != 0 and (others & ss):
-            value = value // 2
-    value *= 64
-    if c_wins:
-        if want:
-            value += (-st) if last else st
-        else:
-            value += st
+    if want:
+        value = value * 64 - st
     else:
-        if want:
-            value -= st
-        else:
-            value += st
-        # Discarding: shed point cards that hurt our side; the higher the better.
-        if suit_of(c) != suit_of(s.trick[0]):
+        value = value * 64 + st
+        if np > 0 and (c >> 4) != (s.trick[0] >> 4) and not team_wins:
+            # a discard onto the other team's trick: shed what hurts us most
             value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
     return value
 

@@ -39,7 +39,7 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
-    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0
+    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0, q, total_ub
     cdef u64 legal, live, bit
     cdef TTKey key
     cdef TTEntry* e
@@ -50,6 +50,7 @@ cdef int search(Solver* s, int beta) noexcept nogil:
         if ncards == 1:
             return last_trick(s)
         point_bounds(s, &lb, &ub)
+        total_ub = ub
         if lb >= beta:
             return lb
         if ub < beta:
@@ -66,6 +67,20 @@ cdef int search(Solver* s, int beta) noexcept nogil:
             if e.hi < ub:
                 ub = e.hi
             first = tt_decode_move(&key, e.best)
+        if r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
+                (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
+            # A trick game from here on (no card points, no negative trick points):
+            # the leader's quick tricks bound the side's points.
+            q = quick_tricks(s)
+            if q > 0:
+                gain = r.tp_pos[s.trick_index + q] - r.tp_pos[s.trick_index]
+                if (s.side >> s.leader) & 1:
+                    if gain >= beta:
+                        return gain
+                else:
+                    gain = total_ub - gain
+                    if gain < beta:
+                        return gain
     s.nodes += 1
     legal = legal_plays(s, seat)
     live = live_cards(s)
@@ -110,10 +125,9 @@ cdef int search(Solver* s, int beta) noexcept nogil:
                     break
     if np == 0:
         if best >= beta:
-            tt_store(s, &key, best, VAL_INF, best_card, ncards)
-            s.history[best_card] += ncards
+            tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, ncards)
         else:
-            tt_store(s, &key, -VAL_INF, best, best_card, ncards)
+            tt_store(s, &key, -VAL_INF, best, -1 if maximize else best_card, ncards)
     return best
 
 

@@ -136,6 +136,11 @@ def random_position(rnd: random.Random, n, per_hand, deck_ranks=range(2, 15), pl
 
 
 def random_rules(rnd: random.Random, n, tricks, sparse=True):
+    if rnd.random() < 0.25:
+        # a pure trick game (bridge-like): quick-trick bounds apply
+        return Rules(n, trump=rnd.choice([-1, 0, 1, 2, 3]), inverted=rnd.random() < 0.2,
+                     trick_points=[rnd.choice([1, 1, 1, 0, 2]) for _ in range(tricks)],
+                     discard_forced=SUIT[rnd.randrange(4)] if rnd.random() < 0.2 else 0)
     cp = [0] * 64
     for c in range(64):
         if (c & 15) < 13 and rnd.random() < (0.3 if sparse else 0.8):

@@ -1,0 +1,142 @@
+"""Benchmarks of the native search core, side by side with DDS on the same deals.
+
+    python benchmarks/bench_core.py [--runs 3] [--quick] [--only NAME ...]
+
+Deals come from fixed seeds (benchmarks/common.py, only ever appended).  Every
+result is checked before anything is timed (bridge: equal to DDS; King-like
+workloads: equal to a second solve with a different table size).  Each solve
+starts from an empty transposition table; set-up is outside the timed part.
+Reported per deal set: median milliseconds per solve (median over the deals of
+the per-deal median over the runs), DDS's median on the same deals, the ratio
+kingsolve / DDS, search nodes per second and the table hit rate.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+sys.path.insert(1, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
+from common import (  # noqa: E402
+    SEEDS, bridge_contract, bridge_deals, deal, deck, dds_deal, dds_tricks, king_erajlash_contract,
+    king_penalty_contract)
+
+import random  # noqa: E402
+
+from kingsolve._core import Search  # noqa: E402
+
+
+def time_kingsolve(search: Search, jobs, runs: int):
+    """jobs: list of (config, hands, leader, side); returns (per-job medians, nodes/s, hit rate)."""
+    per_job = [[] for _ in jobs]
+    nodes = hits = probes = 0
+    total_t = 0.0
+    for _ in range(runs):
+        for i, (config, hands, leader, side) in enumerate(jobs):
+            search.configure(*config)
+            search.clear()
+            search.reset_stats()
+            t0 = time.perf_counter()
+            search.value(hands, leader, [], 0, side)
+            dt = time.perf_counter() - t0
+            per_job[i].append(dt)
+            total_t += dt
+            nodes += search.nodes
+            hits += search.tt_hits
+            probes += search.tt_probes
+    return [statistics.median(x) for x in per_job], nodes / total_t, hits / max(probes, 1)
+
+
+def time_dds(jobs, runs: int):
+    from endplay.dds.solve import SolveMode, solve_board
+    per_job = [[] for _ in jobs]
+    for _ in range(runs):
+        for i, (hands, leader, trump) in enumerate(jobs):
+            d = dds_deal(hands, leader, trump)
+            t0 = time.perf_counter()
+            solve_board(d, SolveMode.OptimalOne)
+            per_job[i].append(time.perf_counter() - t0)
+    return [statistics.median(x) for x in per_job]
+
+
+def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search):
+    deals = bridge_deals(name, count, per_hand)
+    jobs = []
+    for hands, leader, trump in deals:
+        side = 0b0101 if leader % 2 == 0 else 0b1010
+        config = bridge_contract(per_hand, trump)
+        search.configure(*config)
+        search.clear()
+        got = search.value(hands, leader, [], 0, side)
+        want = dds_tricks(hands, leader, trump)
+        assert got == want, f"{name}: kingsolve {got} != DDS {want} for {hands} leader {leader} trump {trump}"
+        jobs.append((config, hands, leader, side))
+    ks, nps, hit = time_kingsolve(search, jobs, runs)
+    dds = time_dds(deals, runs)
+    ks_ms = statistics.median(ks) * 1e3
+    dds_ms = statistics.median(dds) * 1e3
+    return dict(name=name, solves=len(jobs), ks_ms=ks_ms, dds_ms=dds_ms, ratio=ks_ms / dds_ms,
+                ks_total=sum(ks) * 1e3, dds_total=sum(dds) * 1e3, nps=nps, hit=hit)
+
+
+def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int], config, runs: int,
+             search: Search, label: str | None = None):
+    rng = random.Random(SEEDS[name])
+    jobs = []
+    check = Search(16)
+    for _ in range(count):
+        hands = deal(rng, n_seats, per_hand, cards)
+        leader = rng.randrange(n_seats)
+        for seat in range(n_seats):
+            search.configure(*config)
+            search.clear()
+            check.configure(*config)
+            check.clear()
+            a = search.value(hands, leader, [], 0, 1 << seat)
+            b = check.value(hands, leader, [], 0, 1 << seat)
+            assert a == b, f"{name}: table sizes disagree ({a} != {b})"
+            jobs.append((config, hands, leader, 1 << seat))
+    ks, nps, hit = time_kingsolve(search, jobs, runs)
+    ks_ms = statistics.median(ks) * 1e3
+    return dict(name=label or name, solves=len(jobs), ks_ms=ks_ms, dds_ms=float("nan"), ratio=float("nan"),
+                ks_total=sum(ks) * 1e3, dds_total=float("nan"), nps=nps, hit=hit)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="timed runs per deal (median taken)")
+    ap.add_argument("--quick", action="store_true", help="fewer deals")
+    ap.add_argument("--only", nargs="*", help="deal sets to run")
+    ap.add_argument("--tt-log2", type=int, default=20)
+    args = ap.parse_args(argv)
+    q = args.quick
+    search = Search(args.tt_log2)
+    ua3 = deck(range(7, 15), exclude=(0 * 16 + 12, 3 * 16 + 12))  # 32 cards minus the black aces
+    sets = {
+        "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search),
+        "bench_bridge13": lambda: bridge_set("bench_bridge13", 4 if q else 12, 13, args.runs, search),
+        "bench_king8": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
+                                        king_penalty_contract(4, 8), args.runs, search),
+        "bench_king8_erajlash": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
+                                                 king_erajlash_contract(4, 8), args.runs, search,
+                                                 "bench_king8_erajlash"),
+        "bench_king10": lambda: king_set("bench_king10", 3 if q else 8, 3, 10, ua3,
+                                         king_penalty_contract(3, 10), args.runs, search),
+        "bench_king13": lambda: king_set("bench_king13", 1 if q else 3, 4, 13, deck(range(2, 15)),
+                                         king_penalty_contract(4, 13), args.runs, search),
+    }
+    names = args.only or list(sets)
+    print(f"{'deal set':22} {'solves':>6} {'ks ms':>9} {'DDS ms':>9} {'ratio':>7} "
+          f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7}")
+    for name in names:
+        r = sets[name]()
+        print(f"{r['name']:22} {r['solves']:6d} {r['ks_ms']:9.3f} {r['dds_ms']:9.3f} {r['ratio']:7.2f} "
+              f"{r['ks_total']:10.1f} {r['dds_total']:10.1f} {r['nps'] / 1e6:9.2f} {r['hit']:7.1%}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
