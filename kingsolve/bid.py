@@ -412,13 +412,13 @@ def _choice_rows(variant, choices, tricks, prefix, n_tricks):
 
 
 def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str | None = None,
-            seller: int = 0, buyer: int | None = None, known=(), offer: int | None = None,
+            seller: int | None = None, buyer: int | None = None, known=(), offer: int | None = None,
             seller_trump: str | None = None, games=None, samples: int = 1000, seed: int | None = None,
             jobs: int = 1, progress=None, tt_log2: int = 16) -> BidAnalysis:
     """Simulate and analyse a bidding decision (see the module docstring).
 
     ``hand`` is the seat's cards (a mask); ``seller`` the first hand (the king52
-    dealer); ``known`` (seat or "talon", mask) pairs of other known cards;
+    dealer; default seat 0, or ``seat`` itself in the seller role); ``known`` (seat or "talon", mask) pairs of other known cards;
     ``seller_trump`` the game the seller named (buyer, bidder: the game defended
     when not buying; default: every game, and the most cautious offer);
     ``offer`` the tricks offered to the seller (seller role); ``games`` the
@@ -432,6 +432,8 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
         raise InvalidRulesError(
             "the bidder role is king52's auction" if role == "bidder" else
             f"king52 has an auction, not хваленки: use --role bidder")
+    if seller is None:  # the first hand; a seller who gives only --seat is that seat
+        seller = seat if role == "seller" and seat is not None else 0
     if not 0 <= seller < n:
         raise InvalidLayoutError(f"seller seat {seller + 1} is not one of 1..{n}")
     if seat is None:

@@ -120,3 +120,11 @@ def test_bad_input_is_one_line_exit_2(args, message):
     first = r.output.strip().splitlines()
     assert len(first) == 1
     assert first[0].startswith(message), first[0]
+
+
+def test_seller_seat_from_seat():
+    r = run("-V", "ru4", "--role", "seller", "--seat", "3", "--hand", "♠AKQ", "--games", "S", "--samples", "20",
+            "--seed", "2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["seat"] == 3 and obj["seller"] == 3 and obj["choices"][0]["p_at_least"]["3"] == 1.0

@@ -38,8 +38,9 @@ def _known(items, n):
               help="buyer: how many tricks to offer for the seller's game (ru4, ua3, ru3; default); "
                    "seller: which trump to name, accept an offer or write two tricks each; "
                    "bidder: king52 auction, the best +N / -N bid (default in king52).")
-@click.option("--seller", default="1", show_default=True, metavar="SEAT",
-              help="The first hand, who names the trump and may sell (the dealer in king52).")
+@click.option("--seller", default=None, metavar="SEAT",
+              help="The first hand, who names the trump and may sell (the dealer in king52).  "
+                   "Default: seat 1 (with --role seller: --seat, if given).")
 @click.option("--seller-trump", default=None, metavar="GAME",
               help="The game the seller named, defended when not buying: S H D C misere "
                    "(king52: S H D C NT minus-S … minus-NT).  Default: every game, the most cautious offer.")
@@ -79,7 +80,7 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
     Example: kingsolve bid -V ua3 --hand "♠KQ ♥AQJ10 ♦AJ7 ♣10" --seat 2 --seller-trump C"""
     n = variant.n_seats
     hand_mask = parse_hand(hand, where="--hand")
-    seller_seat = _seat(seller, n, "--seller")
+    seller_seat = _seat(seller, n, "--seller") if seller is not None else None
     seat_k = _seat(seat, n, "--seat") if seat is not None else None
     buyer_k = _seat(buyer, n, "--buyer") if buyer is not None else None
     known_pairs = _known(known, n)
