@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..bid import CHUNK, BidAnalysis
-from ..cards import card_str, cards_of
+from ..cards import card_str, card_symbol, cards_of
 from ..layout import format_hand
 
 
@@ -32,6 +32,10 @@ def _cards(mask: int) -> list:
     return [card_str(c) for c in sorted(cards_of(mask), key=lambda c: (c >> 4, -(c & 15)))]
 
 
+def _symbols(mask: int) -> str:
+    return " ".join(card_symbol(c) for c in sorted(cards_of(mask), key=lambda c: (c >> 4, -(c & 15))))
+
+
 def _who(a: BidAnalysis) -> str:
     s, sel = a.seat + 1, a.seller + 1
     if a.role == "buyer":
@@ -43,9 +47,9 @@ def _who(a: BidAnalysis) -> str:
 
 def _known_text(a: BidAnalysis) -> str:
     k = a.knowledge
-    parts = [f"seat {i + 1} {format_hand(m, symbols=True)}" for i, m in enumerate(k.known) if m and i != a.seat]
+    parts = [f"seat {i + 1} {_symbols(m)}" for i, m in enumerate(k.known) if m and i != a.seat]
     if k.talon_known:
-        parts.append(f"talon {format_hand(k.talon_known, symbols=True)}")
+        parts.append(f"talon {_symbols(k.talon_known)}")
     return "; ".join(parts)
 
 
