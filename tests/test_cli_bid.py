@@ -128,3 +128,23 @@ def test_seller_seat_from_seat():
     assert r.exit_code == 0, r.output
     obj = json.loads(r.output)
     assert obj["seat"] == 3 and obj["seller"] == 3 and obj["choices"][0]["p_at_least"]["3"] == 1.0
+
+
+def test_king52_auction_bids_follow_the_tricks():
+    # One sample and one game only: 13-card solves are slow in the current core.
+    r = run("-V", "king52", "--hand", "AKQJ.AKQ.432.432", "--games", "H", "--seller-trump", "H",
+            "--samples", "1", "--seed", "2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["role"] == "bidder" and obj["seller"] == 1 and obj["seat"] == 2
+    hearts = obj["choices"][0]
+    t, d = hearts["mean"], hearts["defend_mean"]
+    assert hearts["points"] == 25 * t
+    bids = {b["bid"]: b for b in obj["bids"]}
+    assert list(bids) == ["+1", "+2", "+3", "+4", "+5", "+6", "+7", "+8"]   # no negative game asked for
+    for k in range(1, 9):
+        assert bids[f"+{k}"]["settlement"] == 25 * t - 25 * max(0, k - t)
+        assert bids[f"+{k}"]["worth"] == (bids[f"+{k}"]["settlement"] >= 25 * d)
+    assert obj["summary"]["baseline_points"] == 25 * d
+    worth = [b for b, x in bids.items() if x["worth"]]
+    assert obj["summary"]["best_bid"] == (worth[-1] if worth else None)
