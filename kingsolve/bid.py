@@ -618,11 +618,11 @@ def _king52_bids(variant, choices, defended, t, seller_choice, m):
         mean, se = _stats(s)
         worth = int(s.sum()) >= base_sum
         gain = s - base
-        rows.append({"bid": bid, "choice": name, "settlement": mean, "se": se,
+        rows.append({"bid": bid, "choice": name, "settlement": mean, "settlement_se": se,
                      "gain": float(gain.mean()), "gain_se": _stats(gain)[1], "worth": worth})
         if worth:
             best_bid = bid
-    table = pd.DataFrame(rows, columns=["bid", "choice", "settlement", "se", "gain", "gain_se", "worth"]).set_index("bid")
+    table = pd.DataFrame(rows, columns=["bid", "choice", "settlement", "settlement_se", "gain", "gain_se", "worth"]).set_index("bid")
     summary = {"seller_trump": seller_choice.name if seller_choice else None,
                "baseline_game": base_choice.name, "baseline_points": float(base.mean()),
                "best_bid": best_bid,

@@ -153,7 +153,7 @@ def bids_lines(a: BidAnalysis) -> list:
     lines = ["auction bids (lowest first): expected settlement with the best game of the bid's sign",
              f"{'bid':<5}{'game':<10}{'settlement ± se':>20}{'gain ± se':>20}  worth"]
     for bid, r in a.bids.iterrows():
-        lines.append(f"{bid:<5}{r['choice']:<10}{r['settlement']:>12.2f} ± {r['se']:5.2f}"
+        lines.append(f"{bid:<5}{r['choice']:<10}{r['settlement']:>12.2f} ± {r['settlement_se']:5.2f}"
                      f"{r['gain']:>12.2f} ± {r['gain_se']:5.2f}  {'yes' if r['worth'] else 'no'}")
     return lines
 
@@ -247,8 +247,8 @@ def plot(a: BidAnalysis, path) -> None:
     names = list(a.choices.index)
     cols = min(5, len(names))
     rows = math.ceil(len(names) / cols)
-    height = 2.6 * rows + 0.7
-    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, height), sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols, 2.5 * rows + 0.6), sharex=True, sharey=True,
+                             squeeze=False, layout="constrained")
     ks = np.arange(0, n + 1)
     rec = a.summary.get("recommended")
     for ax, name in zip(axes.flat, names):
@@ -264,7 +264,7 @@ def plot(a: BidAnalysis, path) -> None:
             ax.step(ks, 100 * q, where="mid", color="#555555", lw=1.2, label="defending")
         star = " ★" if name == rec else ""
         ax.set_title(f"{name}{star}: {m:.2f} ± {a.choices.loc[name, 'se']:.2f}", fontsize=10)
-        ax.set_xticks(ks)
+        ax.set_xticks(ks if n <= 10 else ks[::2])
         ax.grid(axis="y", alpha=0.3)
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
@@ -273,9 +273,8 @@ def plot(a: BidAnalysis, path) -> None:
     for ax in axes[:, 0]:
         ax.set_ylabel("% of deals")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper right", fontsize=8, frameon=False)
+    fig.legend(handles, labels, loc="outside upper right", fontsize=8, frameon=False)
     fig.suptitle(f"{a.variant.id} bid: seat {a.seat + 1} ({a.role}), hand {format_hand(a.hand, symbols=True)}\n"
                  f"seed {a.seed}, {a.samples} samples; red line = mean", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.55 / height))
     fig.savefig(path, dpi=110)
     plt.close(fig)
