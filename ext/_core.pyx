@@ -419,5 +419,10 @@ cdef class Search:
         return self.s.tt_probes
 
     @property
+    def cut_stats(self):
+        # debug: per position in the trick, (cutoffs on the first move, on a later move, all-nodes)
+        return [tuple(self.s.cut_at[k][j] for j in range(3)) for k in range(self.s.r.n)]
+
+    @property
     def tt_log2(self):
         return self.tt_log2

@@ -69,4 +69,5 @@ cdef struct Solver:
     int64_t nodes                  # search nodes (cards played), cumulative
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
-    int history[64]                # history heuristic score per card (cutoffs at trick boundaries)
+    int history[64]                # history heuristic score per card (unused)
+    int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none

@@ -1,3 +1,4 @@
+DEF DEBUG_DRIVER = 0
 # The search (included by _core.pyx): one fail-soft zero-window alpha-beta.
 #
 # search(s, beta) returns v with: v >= beta  => the side can win at least v;
@@ -116,13 +117,17 @@ cdef int search(Solver* s, int beta) noexcept nogil:
                 best = v
                 best_card = c
                 if best >= beta:
+                    s.cut_at[np][0 if i == 0 else 1] += 1
                     break
         else:
             if v < best:
                 best = v
                 best_card = c
                 if best < beta:
+                    s.cut_at[np][0 if i == 0 else 1] += 1
                     break
+    if (best >= beta) != maximize and nm > 1:
+        s.cut_at[np][2] += 1
     if np == 0:
         if best >= beta:
             tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, ncards)
@@ -151,6 +156,9 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
         if beta > hi:
             beta = hi
         v = search(s, beta)
+        if DEBUG_DRIVER:
+            with gil:
+                print("beta", beta, "v", v, "nodes", s.nodes)
         if v >= beta:
             lo = v
             v = v + 1
