@@ -45,7 +45,8 @@ def _known(items, n):
               help="The game the seller named, defended when not buying: S H D C misere "
                    "(king52: S H D C NT minus-S … minus-NT).  Default: every game, the most cautious offer.")
 @click.option("--games", default=None, metavar="GAME,GAME",
-              help="Consider only these games (default: every game of the variant; each costs a solve per deal).")
+              help="Consider only these games, for every seat (the buyer's choice too); default: every game of the "
+                   "variant.  Each game costs a double-dummy solve per deal.")
 @click.option("--buyer", default=None, metavar="SEAT",
               help="--role seller: the seat that made the offer (default: the seat after the seller).")
 @click.option("--offer", type=click.IntRange(0), default=None, metavar="N",
