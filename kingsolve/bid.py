@@ -418,7 +418,8 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
     """Simulate and analyse a bidding decision (see the module docstring).
 
     ``hand`` is the seat's cards (a mask); ``seller`` the first hand (the king52
-    dealer; default seat 0, or ``seat`` itself in the seller role); ``known`` (seat or "talon", mask) pairs of other known cards;
+    dealer; default seat 0, or ``seat`` itself in the seller role); ``known``
+    (seat or "talon", mask) pairs of other known cards;
     ``seller_trump`` the game the seller named (buyer, bidder: the game defended
     when not buying; default: every game, and the most cautious offer);
     ``offer`` the tricks offered to the seller (seller role); ``games`` the
@@ -431,7 +432,7 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
     if (role == "bidder") != (variant.id == "king52"):
         raise InvalidRulesError(
             "the bidder role is king52's auction" if role == "bidder" else
-            f"king52 has an auction, not хваленки: use --role bidder")
+            "king52 has an auction, not хваленки: use --role bidder")
     if seller is None:  # the first hand; a seller who gives only --seat is that seat
         seller = seat if role == "seller" and seat is not None else 0
     if not 0 <= seller < n:
@@ -462,9 +463,6 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
     if games:
         picked = [parse_choice(g, variant) for g in games]
         choices = tuple(c for c in choices if c in picked)
-        if role == "bidder" and not any(c.contract == "trump" for c in choices) \
-                and not any(c.contract == "minus" for c in choices):  # pragma: no cover - parse_choice guarantees one
-            raise InvalidRulesError("no game to bid for")
     seller_choice = parse_choice(seller_trump, variant) if seller_trump is not None else None
     if seller_choice is not None and role == "seller":
         raise InvalidRulesError("--seller-trump is for the buyer and the bidder; the seller is told his best game")
