@@ -305,3 +305,13 @@ def test_king52_highest_bid_worth_making():
     assert a.bids.loc["-2", "settlement"] == 25.0 and not a.bids.loc["-2", "worth"]
     assert a.summary["best_bid"] == "+8" and a.summary["best_bid_choice"] == "H"
     assert list(a.bids.index) == list(B.KING52_BIDS)
+
+
+def test_bid_table_is_a_dataframe_and_progress_counts_every_sample():
+    import pandas as pd
+    seen = []
+    df = B.bid_table(RU4, ALL_SPADES_RU4, samples=45, seed=1, games=["S", "misere"], progress=seen.append)
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.index) == ["S", "misere"]
+    assert list(df.columns[:6]) == ["contract", "trump", "mean", "se", "points", "P>=1"]
+    assert seen == [20, 20, 5]
