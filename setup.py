@@ -5,6 +5,7 @@ pyproject.toml, and no generated C is checked in.  Set KINGSOLVE_DEBUG=1 to
 build with bounds checks and assertions on (a debug test run).
 """
 import os
+import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -19,12 +20,20 @@ directives = {
     "cdivision": True,
 }
 
+# popcnt is in every x86-64 CPU since 2008 (x86-64-v2); BMI2 (pext) is chosen at
+# run time in ext/bits.h.  KINGSOLVE_NATIVE=1 tunes for the building machine.
+ARCH_FLAGS = []
+if platform.machine().lower() in ("x86_64", "amd64"):
+    ARCH_FLAGS = ["-mpopcnt"]
+if os.environ.get("KINGSOLVE_NATIVE", "") not in ("", "0"):
+    ARCH_FLAGS = ["-march=native"]
+
 extensions = [
     Extension(
         "kingsolve._core",
         ["ext/_core.pyx"],
         include_dirs=["ext"],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"]) + ARCH_FLAGS,
     )
 ]
 

@@ -21,6 +21,7 @@ include "tt.pxi"
 include "search.pxi"
 
 DEF_TT_LOG2 = 20
+ks_init_cpu()
 cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 
 

@@ -11,6 +11,7 @@ cdef extern from "bits.h" nogil:
     int ks_ctz(u64 x)
     int ks_msb(u64 x)
     u64 ks_pext(u64 x, u64 m)
+    void ks_init_cpu()
 
 # Limits.
 cdef enum:
