@@ -341,7 +341,7 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
             pos = pos_after
             last_item_line = sc.lc(pos_after - 1)[0]
             continue
-        if ch in ")}":
+        if ch in ")}]":
             sc.warn(rec, pos, f"'{ch}' without an opening bracket, ignored", ch)
             pos += 1
             continue
@@ -426,6 +426,10 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
         while end < n and text[end] not in _STOP and text[end] != "\n":
             end += 1
         raw = text[pos:end].rstrip()
+        if end == pos:   # a character no rule above takes: never loop on it
+            sc.warn(rec, pos, f"unexpected {ch!r}, ignored", ch)
+            pos += 1
+            continue
         if trick is None:
             if not in_play and rec.tricks == []:
                 sc.warn(rec, pos, f"text outside a tag or play line, ignored: {raw!r}", raw)

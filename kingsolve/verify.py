@@ -47,7 +47,10 @@ from .variants import GAME_CONTRACTS, get_variant, parse_trump
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_READINGS = 20_000       # the search stops counting here
 MAX_CLAIM_LAYOUTS = 50_000  # layouts checked per reading against the claims
-MAX_CLAIM_TOTAL = 250_000   # layouts checked against the claims over all readings
+MAX_CLAIM_TOTAL = 100_000   # work on the claims over all readings: a deal of 12 cards or fewer at the cut
+                            # counts 1, and the count doubles every 3 cards more (as the solves grow)
+MAX_COUNTED = 2_000         # readings whose deals are counted
+MAX_NODES = 300_000         # the inference search stops (truncated) after this many plays tried
 DEFAULT_ANALYSIS_LAYOUTS = 12
 
 
@@ -218,12 +221,14 @@ class Reading:
 
 @dataclass
 class Failure:
-    """Why no reading exists: the deepest play the search could not get past."""
+    """Why no reading exists: the deepest play the search could not get past
+    (``undecided``: the search gave up before finding one or ruling all out)."""
     slot: int
     trick: int      # 1-based
-    seat: int       # 1-based
+    seat: int       # 1-based (0: unknown)
     text: str       # the token as printed
     reason: str
+    undecided: bool = False
 
 
 def _deal_reason(reasons, c):
@@ -290,7 +295,7 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
     n, deck, size = v.n_seats, setup.deck, setup.size
     readings: list = []
     deepest = [-1, None]
-    state = {"truncated": False}
+    state = {"truncated": False, "nodes": 0}
     base_forbid = [0] * n
     base_reasons = [[] for _ in range(n)]
     if layout is not None:
@@ -314,7 +319,8 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
     cards = [None] * len(slots)
 
     def search(i, used, forbid, reasons, played, leader, trick, tidx, points, tricks, winners):
-        if len(readings) >= limit:
+        state["nodes"] += 1
+        if len(readings) >= limit or state["nodes"] > MAX_NODES:
             state["truncated"] = True
             return
         if i == len(slots):
@@ -402,9 +408,44 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
                 return
         cards[i] = None
 
+    empty = next((sl for sl in slots if not sl.candidates), None)
+    if empty is not None:   # a slot no card can fill: no need to search (its seat is unknown here)
+        tok = empty.token
+        if tok.kind == CARD and v.talon & bit(tok.card):
+            why = f"{card_symbol(tok.card)} is in the talon of {v.id}"
+        elif tok.kind == CARD:
+            why = f"{card_symbol(tok.card)} is not in the deck of {v.id}"
+        else:
+            why = f"no card of {v.id}'s deck left for {tok.text!r} (each card is printed once)"
+        seats, _ = _seats_before(setup, slots, empty.index)
+        return [], False, Failure(empty.index, empty.trick + 1, seats, tok.text, why)
     search(0, 0, base_forbid, base_reasons, [0] * n, setup.leader, [], 0, [0] * n, [0] * n, [])
-    failure = deepest[1] if not readings else None
+    failure = None
+    if not readings:
+        if state["truncated"]:
+            failure = Failure(-1, 0, 0, "", f"the search gave up after {MAX_NODES} plays tried without finding a "
+                                            "legal reading (too many unsure cards): undecided")
+            failure.undecided = True
+        else:
+            failure = deepest[1]
     return readings, state["truncated"], failure
+
+
+def _seats_before(setup: Setup, slots: list, index: int):
+    """The 1-based seat of slot ``index`` if the tricks before it are printed
+    with known cards (else 0), and the winners so far."""
+    n = setup.variant.n_seats
+    leader, winners = setup.leader, []
+    trick = []
+    for sl in slots[:index - slots[index].order]:
+        if sl.token.kind != CARD:
+            return 0, winners
+        trick.append(sl.token.card)
+        if len(trick) == n:
+            leader = trick_winner(setup.rules, leader, trick)
+            winners.append(leader)
+            trick = []
+    return (leader + slots[index].order) % n + 1, winners
 
 
 def _restricted_name(rules) -> str:
@@ -768,8 +809,13 @@ class RecordReport:
     proof: bool = False                                # a claim must hold in every possible deal
 
     @property
+    def undecided(self) -> bool:
+        """No legal reading was found, but the search gave up before ruling every one out."""
+        return self.failure is not None and self.failure.undecided
+
+    @property
     def legal(self) -> bool:
-        return self.failure is None and self.illegal is None
+        return (self.failure is None or self.failure.undecided) and self.illegal is None
 
     @property
     def claims_ok(self) -> bool:
@@ -778,7 +824,7 @@ class RecordReport:
 
     @property
     def ok(self) -> bool:
-        return self.legal and self.claims_ok
+        return self.legal and self.claims_ok and not (self.proof and self.undecided)
 
     @property
     def finished(self) -> bool:
@@ -849,13 +895,15 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         match = []
         n_match = 0
         union, inter = [0] * n, [-1] * n   # full hands over the deals where every claim holds
+        at_cut = count(r.unseen) + len(r.position.trick)
+        cost = 2 ** max(0, (at_cut - 12) // 3)
         if targets:
             for k, extra in enumerate(iter_layouts(r, n)):
-                if k >= claim_layouts:
+                if k >= claim_layouts or spent >= MAX_CLAIM_TOTAL:
                     for c in rc:
                         c.truncated = True
                     break
-                spent += 1
+                spent += cost
                 all_hold = True
                 cache = {}
                 for c in rc:
@@ -887,14 +935,16 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         per_reading.append((r, rc, match, n_match, union, inter))
     if unchecked:
         rep.notes.append(f"the claims were checked on {len(readings) - unchecked} of {len(readings)} readings "
-                         f"({MAX_CLAIM_TOTAL} deals in all); the others are set aside")
+                         f"(the work budget ran out); the others are set aside")
     kept = [x for x in per_reading if x[3]] if targets else per_reading
     if targets and kept and len(kept) < len(per_reading):
         rep.notes.append(f"the claims rule out {len(per_reading) - len(kept)} of {len(per_reading)} readings of the play")
     if not kept:
         kept = per_reading
     rep.kept = [x[0] for x in kept]
-    rep.layouts_total = sum(r.n_layouts for r in rep.kept)
+    rep.layouts_total = sum(r.n_layouts for r in rep.kept[:MAX_COUNTED])
+    if len(rep.kept) > MAX_COUNTED:
+        rep.notes.append(f"deals counted for the first {MAX_COUNTED} of {len(rep.kept)} readings")
     certain, possible = [-1] * n, [0] * n
     for r, rc, match, n_match, union, inter in kept:
         if n_match or not targets:
@@ -918,7 +968,8 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     # Each reading weighs the deals it allows (those agreeing with the claims, when any
     # do); the reading shown is the heaviest: the likeliest if every deal is equally likely.
     use_match = bool(targets) and rep.n_matching > 0
-    rep.weights = {id(r): (n_match if use_match else r.n_layouts) for r, _, _, n_match, _, _ in kept}
+    rep.weights = {id(r): (n_match if use_match else r.n_layouts if k < MAX_COUNTED else 0)
+                   for k, (r, _, _, n_match, _, _) in enumerate(kept)}
     rep.reading = max(rep.kept, key=lambda r: rep.weights[id(r)])
 
     # The deal shown: the only layout the play and the claims allow, else the first.

@@ -8,6 +8,8 @@ from ..verify import RecordReport, seats_of, slot_choices, slot_deal_shares
 
 
 def _status(rep: RecordReport) -> str:
+    if not rep.readings and rep.undecided:
+        return "undecided"
     if not rep.legal:
         return "illegal"
     if not rep.claims_ok:
@@ -99,7 +101,12 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         lines.append(f"  note: {note}")
     if not rep.readings:
         f = rep.failure
-        lines.append(f"  ILLEGAL: no reading of the play is legal: trick {f.trick}, seat {f.seat}, {f.text!r}: {f.reason}")
+        if f.undecided:
+            lines.append(f"  UNDECIDED: {f.reason}")
+            lines.append("  verdict: UNDECIDED")
+            return "\n".join(lines)
+        seat = f", seat {f.seat}" if f.seat else ""
+        lines.append(f"  ILLEGAL: no reading of the play is legal: trick {f.trick}{seat}, {f.text!r}: {f.reason}")
         lines.append("  verdict: ILLEGAL")
         return "\n".join(lines)
     if rep.illegal is not None:
@@ -185,7 +192,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                     rng = f" (up to {m.loss_max})" if m.loss_max != m.loss else ""
                     lines.append(f"          {card_symbol(m.card)}{m.mark} seat {m.seat}: {_points(m.value)}, "
                                  f"best {best} {_points(m.best)}: loses {m.loss}{rng}")
-    verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS"}[_status(rep)]
+    verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS", "undecided": "UNDECIDED"}[_status(rep)]
     lines.append(f"  verdict: {verdict}")
     return "\n".join(lines)
 
@@ -204,7 +211,8 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
     }
     if not rep.readings:
         f = rep.failure
-        out["illegal"] = {"trick": f.trick, "seat": f.seat, "token": f.text, "reason": f.reason}
+        out["illegal" if not f.undecided else "undecided"] = {"trick": f.trick, "seat": f.seat, "token": f.text,
+                                                               "reason": f.reason}
         return out
     if rep.illegal is not None:
         e = rep.illegal
