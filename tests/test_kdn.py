@@ -206,3 +206,11 @@ def test_writer_puts_a_supplied_layout_before_play():
     out = write_record(rec, lay).splitlines()
     assert out[1] == '[Layout "1:KQ.AQJT.AJ7.T 98.K9.KT8.KJ9 JT7.87.Q9.Q87"]' and out[2] == "[Play]"
     assert parse_kdn("\n".join(out))[0].layout == lay
+
+
+def test_stray_closing_brackets_are_warnings_not_a_hang():
+    # found by fuzzing: a ']' outside a tag used to stop the reader from advancing
+    (rec,) = parse_kdn('[Variant "ua3"]]\n[Play]\n1. ♠К ] - ♠Д - ♠9.\n', source="s.kdn")
+    assert [t.card for t in rec.plays] == [c("SK"), c("SQ"), c("S9")]
+    assert [(w.line, w.col, w.message) for w in rec.warnings] == [
+        (1, 16, "']' without an opening bracket, ignored"), (3, 7, "']' without an opening bracket, ignored")]
