@@ -341,8 +341,9 @@ cdef class Search:
         if side != s.side:
             tt_new_generation(s)
             s.side = side
-        for i2 in range(64):
-            s.history[i2] = 0
+        for i2 in range(MAX_TRICKS + 1):
+            for k in range(MAX_SEATS):
+                s.killer[i2][k] = -1
         return 0
 
     def value(self, hands, int leader, trick, int trick_index, int side):

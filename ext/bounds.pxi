@@ -70,3 +70,36 @@ cdef int quick_tricks(Solver* s) noexcept nogil:
                         k = len_o
         q += k
     return q
+
+
+cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp) noexcept nogil:
+    # Sure tricks from top trumps: the hand holding the strongest live trump wins
+    # one trick with it and with each next-strongest trump it also holds (a top
+    # trump wins whatever trick it is played to, and it is played by the end).
+    cdef Rules* r = &s.r
+    cdef u64 tr = 0, x
+    cdef int o, c, k = 0, holder = -1
+    k_side[0] = 0
+    k_opp[0] = 0
+    if r.trump < 0:
+        return
+    for o in range(r.n):
+        tr |= s.hands[o]
+    x = tr & suit_bits(r.trump)
+    while x:
+        c = strongest(r, x)
+        for o in range(r.n):
+            if (s.hands[o] >> c) & 1:
+                break
+        if holder < 0:
+            holder = o
+        elif o != holder:
+            break
+        k += 1
+        x &= ~((<u64>1) << c)
+    if holder < 0:
+        return
+    if (s.side >> holder) & 1:
+        k_side[0] = k
+    else:
+        k_opp[0] = k

@@ -1,4 +1,3 @@
-DEF DEBUG_DRIVER = 0
 # The search (included by _core.pyx): one fail-soft zero-window alpha-beta.
 #
 # search(s, beta) returns v with: v >= beta  => the side can win at least v;
@@ -31,6 +30,14 @@ cdef int last_trick(Solver* s) noexcept nogil:
     return p if (s.side >> w) & 1 else 0
 
 
+cdef inline int min_trick_points(Rules* r, int ti, int nt) noexcept nogil:
+    cdef int k, m = r.trick_points[ti]
+    for k in range(ti + 1, ti + nt):
+        if r.trick_points[k] < m:
+            m = r.trick_points[k]
+    return m
+
+
 cdef int search(Solver* s, int beta) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
@@ -40,7 +47,7 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
-    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0, q, total_ub
+    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0, q, total_ub, k_side, k_opp, mt
     cdef u64 legal, live, bit
     cdef TTKey key
     cdef TTEntry* e
@@ -70,18 +77,24 @@ cdef int search(Solver* s, int beta) noexcept nogil:
             first = tt_decode_move(&key, e.best)
         if r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
                 (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
-            # A trick game from here on (no card points, no negative trick points):
-            # the leader's quick tricks bound the side's points.
-            q = quick_tricks(s)
-            if q > 0:
-                gain = r.tp_pos[s.trick_index + q] - r.tp_pos[s.trick_index]
-                if (s.side >> s.leader) & 1:
-                    if gain >= beta:
-                        return gain
-                else:
-                    gain = total_ub - gain
-                    if gain < beta:
-                        return gain
+            # A trick game from here on (no card points, no negative trick points).
+            # The leader's team surely wins the next q tricks (cashing top cards);
+            # the holder of the top trumps surely wins one trick with each.
+            q = r.tp_pos[s.trick_index + quick_tricks(s)] - r.tp_pos[s.trick_index]
+            trump_winners(s, &k_side, &k_opp)
+            if k_side or k_opp:
+                mt = min_trick_points(r, s.trick_index, ncards)
+                k_side *= mt
+                k_opp *= mt
+            if (s.side >> s.leader) & 1:
+                if q > k_side:
+                    k_side = q
+            elif q > k_opp:
+                k_opp = q
+            if k_side >= beta:
+                return k_side
+            if total_ub - k_opp < beta:
+                return total_ub - k_opp
     s.nodes += 1
     legal = legal_plays(s, seat)
     live = live_cards(s)
@@ -156,9 +169,6 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
         if beta > hi:
             beta = hi
         v = search(s, beta)
-        if DEBUG_DRIVER:
-            with gil:
-                print("beta", beta, "v", v, "nodes", s.nodes)
         if v >= beta:
             lo = v
             v = v + 1
