@@ -392,3 +392,48 @@ def test_stats_counters():
     assert s.nodes > 0 and s.tt_probes >= s.tt_hits >= 0
     s.reset_stats()
     assert (s.nodes, s.tt_hits, s.tt_probes) == (0, 0, 0)
+
+
+def test_many_clears_wrap_the_table_generation():
+    """clear() is O(1) through a generation counter; wrapping it must not revive old entries."""
+    rnd = random.Random(5)
+    s = Search(6)
+    rules = random_rules(rnd, 4, 3)
+    s.configure(*rules.args())
+    positions = [random_position(rnd, 4, 3) for _ in range(4)]
+    expected = [oracle(rules, h, l, t, 0, 0b0011)[0] for h, l, t in positions]
+    for i in range(600):
+        h, l, t = positions[i % 4]
+        assert s.value(h, l, t, 0, 0b0011) == expected[i % 4]
+        s.clear()
+
+
+def test_threads_with_one_search_each():
+    """Independent Search objects solve in parallel threads (the GIL is released)
+    and agree with serial results."""
+    import threading
+
+    rnd = random.Random(9)
+    jobs = []
+    for _ in range(8):
+        hands, leader, trick = random_position(rnd, 4, 7, deck_ranks=range(7, 15))
+        jobs.append((hands, leader, rnd.choice([-1, 0, 1, 2, 3])))
+
+    def solve(job):
+        hands, leader, trump = job
+        s = Search(14)
+        s.configure(4, trump, False, [0] * 64, [1] * 7, 0, 0)
+        return s.value(hands, leader, [], 0, 0b0101)
+
+    serial = [solve(j) for j in jobs]
+    results = [None] * len(jobs)
+
+    def worker(i):
+        results[i] = solve(jobs[i])
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert results == serial
