@@ -31,44 +31,60 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     ub[0] = hi
 
 
-cdef int quick_tricks(Solver* s) noexcept nogil:
-    # Tricks the leader's team can surely take by cashing the leader's top cards
-    # (DDS "quick tricks", simplified).  In a trump game a suit other than trumps
+cdef int cashable(Solver* s, int L, int team, int su) noexcept nogil:
+    # How many tricks seat L can win in a row by leading its top cards of suit su
+    # (0 if it does not hold the strongest live card).  In a trump game a side suit
     # counts only as many rounds as every opponent holding trumps can follow.
-    # Valid at a trick boundary when no lead restriction applies to the leader.
     cdef Rules* r = &s.r
-    cdef int n = r.n, L = s.leader, su, k, o, q = 0, c, len_o
-    cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
-    cdef u64 hand = s.hands[L], others = 0, hs, os, x, trumps = 0
-    if hand & r.lead_restricted:
+    cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps
+    cdef int k = 0, c, o, len_o
+    if hs == 0:
         return 0
-    for o in range(n):
-        if o != L:
-            others |= s.hands[o]
-    if r.trump >= 0:
+    for o in range(r.n):
+        x |= s.hands[o]
+    x &= suit_bits(su)
+    while x:
+        c = strongest(r, x)
+        if not ((hs >> c) & 1):
+            break
+        k += 1
+        x &= ~((<u64>1) << c)
+    if k and r.trump >= 0 and su != r.trump:
         trumps = suit_bits(r.trump)
+        for o in range(r.n):
+            if not ((team >> o) & 1) and (s.hands[o] & trumps):
+                len_o = ks_popcount(s.hands[o] & suit_bits(su))
+                if len_o < k:
+                    k = len_o
+    return k
+
+
+cdef int quick_tricks(Solver* s) noexcept nogil:
+    # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
+    # the leader cashes its top cards suit after suit; or it leads a suit in which a
+    # teammate holds the top card, and that teammate cashes its own top cards.
+    # Valid at a trick boundary; 0 when the leader or the teammate holds
+    # lead-restricted cards.
+    cdef Rules* r = &s.r
+    cdef int n = r.n, L = s.leader, su, o, q = 0, qp
+    cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
+    if s.hands[L] & r.lead_restricted:
+        return 0
     for su in range(4):
-        hs = hand & suit_bits(su)
-        if hs == 0:
+        q += cashable(s, L, team, su)
+    for o in range(n):
+        if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue
-        os = others & suit_bits(su)
-        x = hs | os
-        k = 0
-        while x:
-            c = strongest(r, x)
-            if not ((hs >> c) & 1):
+        qp = 0
+        for su in range(4):
+            qp += cashable(s, o, team, su)
+        if qp <= q:
+            continue
+        # an entry: a suit the leader holds where the teammate can win the first round
+        for su in range(4):
+            if (s.hands[L] & suit_bits(su)) and cashable(s, o, team, su) > 0:
+                q = qp
                 break
-            k += 1
-            x &= ~((<u64>1) << c)
-        if k == 0:
-            continue
-        if r.trump >= 0 and su != r.trump:
-            for o in range(n):
-                if not ((team >> o) & 1) and (s.hands[o] & trumps):
-                    len_o = ks_popcount(s.hands[o] & suit_bits(su))
-                    if len_o < k:
-                        k = len_o
-        q += k
     return q
 
 

@@ -111,12 +111,18 @@ cdef inline void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, int nca
         if best >= 0:
             e.best = <uint8_t>tt_encode_move(k, best)
         return
+    # Two tiers: slots 0..BUCKET-2 keep the biggest subtrees (a new entry takes the
+    # smallest of them only if it is at least as big), the last slot takes the rest.
     for i in range(BUCKET):
         if b[i].gen != s.gen:
             victim = b + i
             break
-        if victim == NULL or b[i].ncards < victim.ncards:
-            victim = b + i
+    if victim == NULL:
+        for i in range(BUCKET - 1):
+            if victim == NULL or b[i].ncards < victim.ncards:
+                victim = b + i
+        if victim.ncards > ncards:
+            victim = b + (BUCKET - 1)
     victim.key[0] = k.key[0]
     victim.key[1] = k.key[1]
     victim.key[2] = k.key[2]
