@@ -21,6 +21,7 @@ cdef enum:
     MAX_CLASSES = 15       # attribute classes usable in a compressed TT key (ids 0..14)
     VAL_INF = 1000000000   # larger than any reachable point total
     NO_MOVE = 255          # "no best move" in a table entry
+    BISECT_SPAN = 8        # the driver bisects while the value interval is wider than this
 
 
 cdef struct Rules:

@@ -155,8 +155,11 @@ cdef inline bint can_reach(Solver* s, int target) noexcept nogil:
 
 
 cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
-    # The bound-narrowing driver (MTD(f) on fail-soft zero-window searches):
-    # [lo, hi] starts from the quick bounds and closes on the exact value.
+    # The bound-narrowing driver on fail-soft zero-window searches: [lo, hi]
+    # starts from the quick bounds and closes on the exact value.  The first probe
+    # is at the guess; then MTD(f) steps (probe next to the last result) while the
+    # interval is narrow, bisection while it is wide (penalty contracts with many
+    # point values: fewer probes than walking down in steps).
     cdef int lo, hi, beta, v
     point_bounds(s, &lo, &hi)
     if not use_guess:
@@ -174,4 +177,6 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
             v = v + 1
         else:
             hi = v
+        if hi - lo > BISECT_SPAN:
+            v = lo + (hi - lo + 1) // 2
     return lo
