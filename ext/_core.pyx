@@ -234,10 +234,27 @@ cdef class Search:
         if sum(abs(x) for x in cp) + sum(abs(x) for x in tp) >= (1 << 28):
             raise ValueError("card_points and trick_points are too large (sum must stay below 2**28)")
         config = (n_seats, trump, bool(inverted), tuple(cp), tuple(tp), lr, df)
-        if self.busy:
-            raise RuntimeError("Search is in use by another thread")
         if config == self._config:
             return
+        self._acquire()
+        try:
+            self._set_rules(n_seats, trump, inverted, total, cp, tp, lr, df)
+            self._config = config
+            self.configured = True
+            tt_new_generation(self.s)
+        finally:
+            self.busy = False
+
+    cdef int _acquire(self) except -1:
+        # Claim the solver for one call (checked and set with no Python code in
+        # between, so under the GIL two threads cannot both succeed).
+        if self.busy:
+            raise RuntimeError("Search is in use by another thread")
+        self.busy = True
+        return 0
+
+    cdef int _set_rules(self, int n_seats, int trump, bint inverted, total, list cp, list tp,
+                        lr, df) except -1:
         cdef Rules* r = &self.s.r
         cdef int i2, c, su, k
         r.n = n_seats
@@ -279,16 +296,13 @@ cdef class Search:
                 r.stronger[c] = (((<u64>1) << c) - 1) & suit_bits(su) & VALID_CARDS
             else:
                 r.stronger[c] = ~((((<u64>1) << c) << 1) - 1) & suit_bits(su) & VALID_CARDS
-        self._config = config
-        self.configured = True
-        tt_new_generation(self.s)
+        return 0
 
     cdef int _load(self, hands, int leader, trick, int trick_index, int side) except -1:
-        # Validate a query and load it into the solver state.
+        # Validate a query, claim the solver and load the query into its state.
+        # On success the caller owns the solver and must reset self.busy.
         if not self.configured:
             raise ValueError("configure() must be called before a query")
-        if self.busy:
-            raise RuntimeError("Search is in use by another thread")
         cdef Rules* r = &self.s.r
         cdef int n = r.n
         hs = _int_list(hands, "hands")
@@ -330,27 +344,29 @@ cdef class Search:
                              f"the {r.n_tricks} trick_points")
         cdef Solver* s = self.s
         cdef int i2
+        cdef u64 hm[MAX_SEATS]
+        cdef int tm[MAX_SEATS]
         for i2 in range(MAX_SEATS):
-            s.hands[i2] = hs[i2] if i2 < n else 0
+            hm[i2] = hs[i2] if i2 < n else 0
+            tm[i2] = tr[i2] if i2 < len(tr) else 0
+        self._acquire()
+        for i2 in range(MAX_SEATS):
+            s.hands[i2] = hm[i2]
         s.leader = leader
         s.np = len(tr)
         s.trick_index = trick_index
         s.trick = s.tstack[trick_index]
         for i2 in range(MAX_SEATS):
-            s.trick[i2] = tr[i2] if i2 < len(tr) else 0
+            s.trick[i2] = tm[i2]
         if side != s.side:
             tt_new_generation(s)
             s.side = side
-        for i2 in range(MAX_TRICKS + 1):
-            for k in range(MAX_SEATS):
-                s.killer[i2][k] = -1
         return 0
 
     def value(self, hands, int leader, trick, int trick_index, int side):
         """Points the side's seats win from this position to the end (side max, others min)."""
-        self._load(hands, leader, trick, trick_index, side)
         cdef int v
-        self.busy = True
+        self._load(hands, leader, trick, trick_index, side)
         try:
             with nogil:
                 v = solve_value(self.s, 0, False)
@@ -360,30 +376,30 @@ cdef class Search:
 
     def card_values(self, hands, int leader, trick, int trick_index, int side):
         """[(card, value for the side)] for every legal card of the seat to move."""
-        self._load(hands, leader, trick, trick_index, side)
         cdef int cards[16]
         cdef int values[16]
-        cdef int k
-        if self.s.hands[(self.s.leader + self.s.np) % self.s.r.n] == 0:
-            return []
-        self.busy = True
+        cdef int k = 0
+        self._load(hands, leader, trick, trick_index, side)
         try:
-            with nogil:
-                k = card_values_c(self.s, cards, values)
+            if self.s.hands[(self.s.leader + self.s.np) % self.s.r.n] != 0:
+                with nogil:
+                    k = card_values_c(self.s, cards, values)
         finally:
             self.busy = False
         return sorted((cards[i], values[i]) for i in range(k))
 
     def line(self, hands, int leader, trick, int trick_index, int side):
         """An optimal sequence of cards to the end of the deal."""
-        self._load(hands, leader, trick, trick_index, side)
         cdef int out[64]
         cdef int k
-        cdef int leader0 = self.s.leader, np0 = self.s.np, ti0 = self.s.trick_index
+        cdef int leader0, np0, ti0
         cdef u64 h0[4]
+        self._load(hands, leader, trick, trick_index, side)
+        leader0 = self.s.leader
+        np0 = self.s.np
+        ti0 = self.s.trick_index
         for i in range(4):
             h0[i] = self.s.hands[i]
-        self.busy = True
         try:
             with nogil:
                 k = line_c(self.s, out)
@@ -399,9 +415,9 @@ cdef class Search:
 
     def clear(self):
         """Empty the transposition table."""
-        if self.busy:
-            raise RuntimeError("Search is in use by another thread")
+        self._acquire()
         tt_new_generation(self.s)
+        self.busy = False
 
     def reset_stats(self):
         self.s.nodes = 0

@@ -71,5 +71,4 @@ cdef struct Solver:
     int64_t nodes                  # search nodes (cards played), cumulative
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
-    int killer[MAX_TRICKS + 1][MAX_SEATS]  # last cutoff card at each (trick index, position in trick)
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
