@@ -72,3 +72,18 @@ def test_bad_input_one_line_exit_2(args, needle):
     assert r.exit_code == 2, r.output
     assert needle in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_kdn_file_layouts_with_their_leader(tmp_path):
+    # A KDN record's [Layout] is solved with its [Leader] unless --leader is given.
+    f = tmp_path / "deal.kdn"
+    f.write_text('[Variant "ua3"]\n[Layout "1:.A7.. .K8.. K8..."]\n[Leader "3"]\n', encoding="utf-8")
+    r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts", "--format", "json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["leader"] == 3
+    r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts", "--format", "json", "--leader", "1")
+    assert json.loads(r.output)["leader"] == 1
+    # a record without a layout is named
+    f.write_text('[Variant "ua3"]\n[Leader "3"]\n', encoding="utf-8")
+    r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts")
+    assert r.exit_code == 2 and f"{f}:1: record has no [Layout]" in r.output

@@ -9,7 +9,8 @@ from .common import InputError, contract_options, output_options, variant_option
 
 
 def _layouts(layout, file):
-    """(where, text) for each layout to solve."""
+    """(where, text, leader) for each layout to solve; the leader is a KDN
+    record's [Leader] tag, or None."""
     if file is not None:
         if layout:
             raise InputError("give a LAYOUT or -f FILE, not both")
@@ -20,14 +21,14 @@ def _layouts(layout, file):
             for rec in parse_kdn(text, source=name):
                 if rec.layout is None:
                     raise InputError(f"{name}:{rec.line}: record has no [Layout]")
-                yield f"{name}:{rec.line}", str(rec.layout)
+                yield f"{name}:{rec.line}", str(rec.layout), rec.tags.get("Leader")
             return
         for k, line in enumerate(text.splitlines(), 1):
             s = line.split("#", 1)[0].strip()
             if s:
-                yield f"{name}:{k}", s
+                yield f"{name}:{k}", s, None
     elif layout:
-        yield None, layout
+        yield None, layout, None
     else:
         raise InputError("no layout: give LAYOUT or -f FILE")
 
@@ -37,7 +38,8 @@ def _layouts(layout, file):
 @click.option("-f", "--file", type=click.File("r", encoding="utf-8"), help="Layouts, one per line (or a .kdn file); - for stdin.")
 @variant_options
 @contract_options
-@click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
+@click.option("--leader", "-l", default=None, metavar="SEAT",
+              help="Seat on lead (default: a KDN record's [Leader], else the layout's first seat).")
 @click.option("--player", "-p", default=None, metavar="SEAT", help="Solve for this seat only.")
 @click.option("--side", "-s", default=None, metavar="SEAT,SEAT", help="Solve for this coalition of seats.")
 @click.option("--trick", default=None, metavar="CARDS",
@@ -69,10 +71,10 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
     solver = Solver(tt_size)
     if fmt == "csv":
         click.echo(report.csv_header())
-    for where, text in _layouts(layout, file):
+    for where, text, record_leader in _layouts(layout, file):
         try:
             lay = Layout.from_str(text)
-            lead = parse_seat(leader, n) if leader else lay.first
+            lead = parse_seat(leader or record_leader, n) if (leader or record_leader) else lay.first
             res = solve_layout(lay, contract, leader=lead, trick=table, sides=sides,
                                cards=show_cards, line=show_line, solver=solver)
         except KingsolveError as err:
