@@ -100,6 +100,12 @@ def output_options(func):
                         show_default=True, help="Output format.")(func)
 
 
+def emit(report, result, fmt: str) -> None:
+    """Write ``result`` to stdout through a reporting module's ``to_json``,
+    ``to_csv`` or ``to_text``."""
+    click.echo({"json": report.to_json, "csv": report.to_csv}.get(fmt, report.to_text)(result))
+
+
 def progress_option(func):
     return click.option("--progress/--no-progress", default=None,
                         help="Show a progress bar on stderr (default: only on a terminal).")(func)

@@ -1,7 +1,7 @@
 import click
 
 from ..reporting.rules import rules_json, rules_text
-from .common import output_options, variant_options
+from .common import variant_options
 
 
 @click.command()

@@ -3,7 +3,7 @@ import click
 from ..reporting import score as report
 from ..score import GAMES, check_sheet, guess_game, make_game, score_sheet, sheet_from_kdn
 from ..variants import VARIANT_IDS, get_variant
-from .common import InputError, VerificationFailed
+from .common import InputError, VerificationFailed, emit
 
 
 @click.command()
@@ -49,11 +49,6 @@ def score(sheet, game, variant_id, options, partial, kdn_file, plot_path, fmt):
         result = score_sheet(sheet.read(), name, game=game, variant=variant, partial=partial)
     if plot_path:
         report.plot(result, plot_path)
-    if fmt == "json":
-        click.echo(report.to_json(result))
-    elif fmt == "csv":
-        click.echo(report.to_csv(result))
-    else:
-        click.echo(report.to_text(result))
+    emit(report, result, fmt)
     if not result.ok:
         raise VerificationFailed(result.problems[0].text(result.sheet.file))

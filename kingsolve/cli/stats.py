@@ -5,7 +5,7 @@ import click
 from ..reporting import stats as report
 from ..stats import make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
-from .common import InputError, output_options, progress_option, show_progress, variant_options
+from .common import InputError, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -69,12 +69,7 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
     summary = summarise(run)
     if plot_path:
         report.plot(summary, plot_path)
-    if fmt == "json":
-        click.echo(report.to_json(summary))
-    elif fmt == "csv":
-        click.echo(report.to_csv(summary))
-    else:
-        click.echo(report.to_text(summary))
+    emit(report, summary, fmt)
     if run.interrupted:
         for line in report.notes(summary):
             if line.startswith("interrupted"):

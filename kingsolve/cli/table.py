@@ -3,7 +3,7 @@ import click
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import output_options, progress_option, show_progress, variant_options
+from .common import emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -47,9 +47,4 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference,
             bar.close()
     if plot_path:
         report.plot(result, plot_path)
-    if fmt == "json":
-        click.echo(report.to_json(result))
-    elif fmt == "csv":
-        click.echo(report.to_csv(result))
-    else:
-        click.echo(report.to_text(result))
+    emit(report, result, fmt)
