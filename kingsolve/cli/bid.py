@@ -6,7 +6,7 @@ from ..bid import ROLES, analyse, default_jobs
 from ..errors import InvalidLayoutError
 from ..layout import parse_hand, parse_seat
 from ..reporting import bid as report
-from .common import InputError, output_options, progress_option, show_progress, variant_options
+from .common import InputError, emit, output_options, progress_option, show_progress, variant_options
 
 
 def _seat(text, n, what):
@@ -104,12 +104,7 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
     finally:
         if bar:
             bar.close()
-    if fmt == "json":
-        click.echo(report.to_json(result))
-    elif fmt == "csv":
-        click.echo(report.to_csv(result))
-    else:
-        click.echo(report.to_text(result))
+    emit(report, result, fmt)
     if plot_path:
         report.plot(result, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
