@@ -369,7 +369,7 @@ def make_contract(variant: Variant, name: str, trump="default") -> Contract:
 
     heart_ban = hearts  # "no heart lead while holding another suit"
     king_ban = hearts if o.king_lead == "hearts" else bit(KING_OF_HEARTS)
-    if base in ("tricks",) and name != "tricks":
+    if name in ("no-tricks", "plus-tricks"):
         per_trick = sign * p.trick
     elif base == "hearts":
         add(hearts, sign * p.heart)
