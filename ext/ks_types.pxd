@@ -44,9 +44,10 @@ cdef struct Rules:
     u64 stronger[64]               # cards of the same suit that beat this card
 
 
-cdef struct TTEntry:               # 56 bytes
+cdef struct TTEntry:               # 72 bytes
     u64 key[MAX_SEATS]             # 32: per-seat owner bits of the rank-compressed position
     u64 meta                       # 8: leader, trick index, per-suit width/mode/class
+    u64 cls[2]                     # 16: class of each live card of the mixed suits, 4 bits a card
     int32_t lo                     # 4: lower bound on the side's points from this trick on
     int32_t hi                     # 4: upper bound on the side's points from this trick on
     uint8_t best                   # 1: best lead, suit*16 + position in the key's suit, or NO_MOVE
