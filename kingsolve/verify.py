@@ -288,6 +288,18 @@ def _suit_name(s):
     return SUIT_SYMBOLS[s]
 
 
+def _why_unfillable(tok, v, how: str) -> str:
+    """Why no card can fill a printed slot: a card of the talon, a card outside
+    the deck, or (``how``) no card that "reads" as the token / is still "left"."""
+    if tok.kind == CARD and v.talon & bit(tok.card):
+        return f"{card_symbol(tok.card)} is in the talon of {v.id}"
+    if tok.kind == CARD:
+        return f"{card_symbol(tok.card)} is not in the deck of {v.id}"
+    if how == "reads":
+        return f"no card of {v.id}'s deck reads {tok.text!r}"
+    return f"no card of {v.id}'s deck left for {tok.text!r} (each card is printed once)"
+
+
 def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = MAX_READINGS):
     """Every reading of the play consistent with the rules, the deck and
     ``layout`` (if the record gives one): ``(readings, truncated, failure)``."""
@@ -343,14 +355,7 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
         seat = (leader + k) % n
         cands = sl.candidates
         if not cands:
-            tok = sl.token
-            if tok.kind == CARD and v.talon & bit(tok.card):
-                why = f"{card_symbol(tok.card)} is in the talon of {v.id}"
-            elif tok.kind == CARD:
-                why = f"{card_symbol(tok.card)} is not in the deck of {v.id}"
-            else:
-                why = f"no card of {v.id}'s deck reads {tok.text!r}"
-            fail(i, seat, why)
+            fail(i, seat, _why_unfillable(sl.token, v, "reads"))
             return
         for c in cards_of(cands):
             if used & bit(c):
@@ -410,15 +415,9 @@ def infer(setup: Setup, slots: list, layout: Layout | None = None, limit: int = 
 
     empty = next((sl for sl in slots if not sl.candidates), None)
     if empty is not None:   # a slot no card can fill: no need to search (its seat is unknown here)
-        tok = empty.token
-        if tok.kind == CARD and v.talon & bit(tok.card):
-            why = f"{card_symbol(tok.card)} is in the talon of {v.id}"
-        elif tok.kind == CARD:
-            why = f"{card_symbol(tok.card)} is not in the deck of {v.id}"
-        else:
-            why = f"no card of {v.id}'s deck left for {tok.text!r} (each card is printed once)"
+        why = _why_unfillable(empty.token, v, "left")
         seats, _ = _seats_before(setup, slots, empty.index)
-        return [], False, Failure(empty.index, empty.trick + 1, seats, tok.text, why)
+        return [], False, Failure(empty.index, empty.trick + 1, seats, empty.token.text, why)
     search(0, 0, base_forbid, base_reasons, [0] * n, setup.leader, [], 0, [0] * n, [0] * n, [])
     failure = None
     if not readings:
