@@ -87,3 +87,14 @@ def test_kdn_file_layouts_with_their_leader(tmp_path):
     f.write_text('[Variant "ua3"]\n[Leader "3"]\n', encoding="utf-8")
     r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts")
     assert r.exit_code == 2 and f"{f}:1: record has no [Layout]" in r.output
+
+
+def test_layout_may_be_given_unquoted():
+    # `kingsolve solve ... 1:.A7.. .K8.. K8...` without quotes: the shell splits the
+    # hands into several arguments, which are joined back.
+    quoted = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--format", "json")
+    split = run("solve", *LAYOUT.split(), "-V", "ua3", "-c", "no-hearts", "--format", "json")
+    assert split.exit_code == 0, split.output
+    assert split.output == quoted.output
+    r = run("table", *LAYOUT.split(), "-V", "ua3", "-C", "no-hearts", "--format", "json")
+    assert r.exit_code == 0, r.output

@@ -34,7 +34,7 @@ def _layouts(layout, file):
 
 
 @click.command()
-@click.argument("layout", required=False)
+@click.argument("layout", nargs=-1)
 @click.option("-f", "--file", type=click.File("r", encoding="utf-8"), help="Layouts, one per line (or a .kdn file); - for stdin.")
 @variant_options
 @contract_options
@@ -56,6 +56,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
     dotted PBN order (♠.♥.♦.♣), e.g. 1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K.
     Values are signed score-sheet points from this position on, each seat (or
     the side) against all the others."""
+    layout = " ".join(layout)  # the hands may come quoted as one argument or unquoted as several
     if player and side:
         raise InputError("give --player or --side, not both")
     n = variant.n_seats

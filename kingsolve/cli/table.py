@@ -7,7 +7,7 @@ from .common import emit, output_options, progress_option, show_progress, varian
 
 
 @click.command()
-@click.argument("layout")
+@click.argument("layout", nargs=-1, required=True)
 @variant_options
 @click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
 @click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
@@ -26,7 +26,7 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference,
     LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
     FIRST).  Each value is the signed points that seat takes alone from the
     layout on, best play against all the others together."""
-    lay = Layout.from_str(layout)
+    lay = Layout.from_str(" ".join(layout))  # quoted as one argument or unquoted as several
     lay.check(variant)
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
