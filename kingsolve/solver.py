@@ -22,6 +22,13 @@ from .variants import Contract, DealRules
 DEFAULT_TT_LOG2 = 20
 
 
+def default_tt_log2(hand_size: int) -> int:
+    """The table size that suits a deal: 2^16 entries for hands of up to ten
+    cards (the table then stays in cache: a full ru4 table of every contract ×
+    seat takes 179 ms against 242 ms with 2^20), 2^20 for 13-card hands."""
+    return 16 if hand_size <= 10 else DEFAULT_TT_LOG2
+
+
 @dataclass(frozen=True)
 class Deal:
     """A contract and a position to solve: the hands, the leader of the current
@@ -144,7 +151,7 @@ def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), side
     """Solve ``layout`` under ``contract``: one result per seat (each against the
     rest) or per side in ``sides`` (bitmasks), with card values and a line on request."""
     deal = Deal.from_layout(contract, layout, leader, trick)
-    solver = solver or Solver()
+    solver = solver or Solver(default_tt_log2(layout.hand_size))
     n = contract.variant.n_seats
     sides = list(sides) if sides else [1 << k for k in range(n)]
     out = SolveResult(deal, layout)

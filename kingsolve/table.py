@@ -95,8 +95,8 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     variant's, every trump) and every seat, ``leader`` (0-based, default the
     layout's first seat) on lead.  ``progress`` is called once per row."""
     if solver is None:
-        from .solver import Solver
-        solver = Solver()
+        from .solver import Solver, default_tt_log2
+        solver = Solver(default_tt_log2(layout.hand_size))
     layout.check(variant)
     lead = layout.first if leader is None else leader
     table = Table(variant, layout, lead)

@@ -4,7 +4,7 @@ from ..cards import parse_cards
 from ..errors import KingsolveError
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
-from ..solver import DEFAULT_TT_LOG2, Solver, solve as solve_layout
+from ..solver import Solver, default_tt_log2, solve as solve_layout
 from .common import InputError, contract_options, output_options, variant_options
 
 
@@ -46,8 +46,8 @@ def _layouts(layout, file):
               help="Cards already on the table in the current trick, from the leader on (mid-trick position).")
 @click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
-@click.option("--tt-size", default=DEFAULT_TT_LOG2, show_default=True, type=click.IntRange(10, 28),
-              help="Transposition table size, log2 of entries.")
+@click.option("--tt-size", default=None, type=click.IntRange(10, 28),
+              help="Transposition table size, log2 of entries (default: 16 for hands of up to 10 cards, 20 for 13).")
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
     """Double-dummy values of a layout under a contract.
@@ -69,7 +69,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         table = parse_cards(trick) if trick else ()
     except KingsolveError as err:
         raise InputError(f"--trick: {err}") from err
-    solver = Solver(tt_size)
+    solver = Solver(tt_size or default_tt_log2(variant.hand_size))
     if fmt == "csv":
         click.echo(report.csv_header())
     for where, text, record_leader in _layouts(layout, file):

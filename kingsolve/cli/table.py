@@ -14,8 +14,8 @@ from .common import emit, output_options, progress_option, show_progress, varian
               help="Only these contracts, comma-separated (trump games as trump:H; a bare trump game means every trump).")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
               help="Also draw the grid as a heatmap.")
-@click.option("--tt-size", default=20, show_default=True, type=click.IntRange(10, 28),
-              help="Transposition table size, log2 of entries.")
+@click.option("--tt-size", default=None, type=click.IntRange(10, 28),
+              help="Transposition table size, log2 of entries (default: 16 for hands of up to 10 cards, 20 for 13).")
 @click.option("--reference", "use_reference", is_flag=True,
               help="Use the pure-Python reference solver (small end positions only; slow).")
 @progress_option
@@ -33,8 +33,8 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference,
     if use_reference:
         solver = ReferenceSolver()
     else:
-        from ..solver import Solver
-        solver = Solver(tt_size)
+        from ..solver import Solver, default_tt_log2
+        solver = Solver(tt_size or default_tt_log2(lay.hand_size))
     bar = None
     if show_progress(progress):
         from tqdm import tqdm
