@@ -27,55 +27,22 @@ cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 
 # ---------------------------------------------------------------- driver --
 
-cdef inline int play_card(Solver* s, int c, int* gain) noexcept nogil:
-    # Play c for the seat to move; completes the trick when it is the last card.
-    # Returns the previous leader (for undo_card); gain = side's points if the trick closed.
-    cdef int n = s.r.n
-    cdef int seat = (s.leader + s.np) % n
-    cdef int old_leader = s.leader, w, pts
-    s.hands[seat] &= ~((<u64>1) << c)
-    s.trick[s.np] = c
-    gain[0] = 0
-    if s.np + 1 == n:
-        trick_result(s, s.trick, &w, &pts)
-        gain[0] = pts if (s.side >> w) & 1 else 0
-        s.leader = w
-        s.np = 0
-        s.trick_index += 1
-        s.trick = s.tstack[s.trick_index]
-    else:
-        s.np += 1
-    return old_leader
-
-
-cdef inline void undo_card(Solver* s, int c, int old_leader) noexcept nogil:
-    cdef int n = s.r.n
-    if s.np == 0:
-        s.trick_index -= 1
-        s.trick = s.tstack[s.trick_index]
-        s.np = n - 1
-        s.leader = old_leader
-    else:
-        s.np -= 1
-    s.hands[(s.leader + s.np) % n] |= (<u64>1) << c
-
-
 cdef int child_value(Solver* s, int c, int guess, bint use_guess) noexcept nogil:
     # Exact value for the side after the seat to move plays c.
-    cdef int gain, old, v
-    old = play_card(s, c, &gain)
+    cdef int gain, old, v, seat = (s.leader + s.np) % s.r.n
+    old = play_card(s, seat, c, &gain)
     v = gain + solve_value(s, guess - gain, use_guess)
-    undo_card(s, c, old)
+    undo_card(s, seat, c, old)
     return v
 
 
 cdef bint child_reaches(Solver* s, int c, int target) noexcept nogil:
     # Zero-window test on the position after c: side wins >= target?
-    cdef int gain, old
+    cdef int gain, old, seat = (s.leader + s.np) % s.r.n
     cdef bint ok
-    old = play_card(s, c, &gain)
+    old = play_card(s, seat, c, &gain)
     ok = can_reach(s, target - gain)
-    undo_card(s, c, old)
+    undo_card(s, seat, c, old)
     return ok
 
 
@@ -136,7 +103,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
                     if not child_reaches(s, c, v + 1):
                         chosen = c
                         break
-        play_card(s, chosen, &gain)
+        play_card(s, seat, chosen, &gain)
         v -= gain
         out[k] = chosen
         k += 1

@@ -38,6 +38,38 @@ cdef inline int min_trick_points(Rules* r, int ti, int nt) noexcept nogil:
     return m
 
 
+cdef inline int play_card(Solver* s, int seat, int c, int* gain) noexcept nogil:
+    # Play c for `seat`, the seat to move; completes the trick when it is the last card.
+    # Returns the previous leader (for undo_card); gain = side's points if the trick closed.
+    cdef int n = s.r.n
+    cdef int old_leader = s.leader, w, pts
+    s.hands[seat] &= ~((<u64>1) << c)
+    s.trick[s.np] = c
+    gain[0] = 0
+    if s.np + 1 == n:
+        trick_result(s, s.trick, &w, &pts)
+        gain[0] = pts if (s.side >> w) & 1 else 0
+        s.leader = w
+        s.np = 0
+        s.trick_index += 1
+        s.trick = s.tstack[s.trick_index]
+    else:
+        s.np += 1
+    return old_leader
+
+
+cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept nogil:
+    # Take back the card c that `seat` played (play_card returned old_leader).
+    if s.np == 0:
+        s.trick_index -= 1
+        s.trick = s.tstack[s.trick_index]
+        s.np = s.r.n - 1
+        s.leader = old_leader
+    else:
+        s.np -= 1
+    s.hands[seat] |= (<u64>1) << c
+
+
 cdef int search(Solver* s, int beta) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
@@ -47,8 +79,8 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
-    cdef int lb, ub, w, pts, gain, old_leader, ncards = 0, q, total_ub, k_side, k_opp, mt
-    cdef u64 legal, live, bit
+    cdef int lb, ub, gain, old_leader, ncards = 0, q, total_ub, k_side, k_opp, mt
+    cdef u64 legal, live
     cdef TTKey key
     cdef TTEntry* e
     if np == 0:
@@ -104,27 +136,9 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     best = -VAL_INF if maximize else VAL_INF
     for i in range(nm):
         c = reps[i]
-        bit = (<u64>1) << c
-        s.hands[seat] &= ~bit
-        s.trick[np] = c
-        if np + 1 == n:
-            trick_result(s, s.trick, &w, &pts)
-            gain = pts if (s.side >> w) & 1 else 0
-            old_leader = s.leader
-            s.leader = w
-            s.np = 0
-            s.trick_index += 1
-            s.trick = s.tstack[s.trick_index]
-            v = gain + search(s, beta - gain)
-            s.trick_index -= 1
-            s.trick = s.tstack[s.trick_index]
-            s.np = np
-            s.leader = old_leader
-        else:
-            s.np = np + 1
-            v = search(s, beta)
-            s.np = np
-        s.hands[seat] |= bit
+        old_leader = play_card(s, seat, c, &gain)
+        v = gain + search(s, beta - gain)
+        undo_card(s, seat, c, old_leader)
         if maximize:
             if v > best:
                 best = v
