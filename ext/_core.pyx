@@ -6,7 +6,7 @@ One extension module built from this file and its parts:
 - ``ks_types.pxd`` shared C types (contract rules, table entries, solver state),
 - ``moves.pxi``    legal plays, move classes (rank equivalence) and ordering,
 - ``bounds.pxi``   quick bounds on the points still to be won,
-- ``tt.pxi``       the transposition table (rank-compressed keys, 4-way buckets),
+- ``tt.pxi``       the transposition table (partition search over rank-compressed keys),
 - ``search.pxi``   the zero-window search and the bound-narrowing driver,
 
 and the Python-visible :class:`Search` below, which validates every input at
@@ -30,7 +30,8 @@ cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 cdef int child_value(Solver* s, int c, int guess, bint use_guess) noexcept nogil:
     # Exact value for the side after the seat to move plays c.
     cdef int gain, old, v, seat = (s.leader + s.np) % s.r.n
-    old = play_card(s, seat, c, &gain)
+    cdef u64 mark
+    old = play_card(s, seat, c, &gain, &mark)
     v = gain + solve_value(s, guess - gain, use_guess)
     undo_card(s, seat, c, old)
     return v
@@ -40,7 +41,8 @@ cdef bint child_reaches(Solver* s, int c, int target) noexcept nogil:
     # Zero-window test on the position after c: side wins >= target?
     cdef int gain, old, seat = (s.leader + s.np) % s.r.n
     cdef bint ok
-    old = play_card(s, seat, c, &gain)
+    cdef u64 mark
+    old = play_card(s, seat, c, &gain, &mark)
     ok = can_reach(s, target - gain)
     undo_card(s, seat, c, old)
     return ok
@@ -72,10 +74,10 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
     # card (in search order) that keeps the value; returns the number of cards.
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
-    cdef int k = 0, v, seat, nm, i, c, gain, chosen, first
+    cdef int k = 0, v, seat, nm, i, c, gain, chosen, first, dummy
     cdef bint maximize
     cdef TTKey key
-    cdef TTEntry* e
+    cdef u64 mark
     v = solve_value(s, 0, False)
     while True:
         seat = (s.leader + s.np) % s.r.n
@@ -85,9 +87,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
         first = -1
         if s.np == 0:
             tt_make_key(s, &key)
-            e = tt_probe(s, &key)
-            if e != NULL:
-                first = tt_decode_move(&key, e.best)
+            tt_lookup(s, &key, VAL_INF, &dummy, &mark, &first)
         nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
         if nm > 1:
             order_moves(s, seat, nm, reps, groups, first, live_cards(s))
@@ -103,7 +103,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
                     if not child_reaches(s, c, v + 1):
                         chosen = c
                         break
-        play_card(s, seat, chosen, &gain)
+        play_card(s, seat, chosen, &gain, &mark)
         v -= gain
         out[k] = chosen
         k += 1
@@ -146,11 +146,15 @@ cdef class Search:
         self.s = <Solver*>calloc(1, sizeof(Solver))
         if self.s == NULL:
             raise MemoryError("cannot allocate the solver")
-        # tt_log2 counts entries; buckets hold BUCKET entries each.
-        self.s.tt_buckets_mask = ((<u64>1) << (tt_log2 - 2)) - 1
-        self.s.tt_shift = 64 - (tt_log2 - 2)
-        self.s.tt = <TTEntry*>calloc((<size_t>1) << tt_log2, sizeof(TTEntry))
-        if self.s.tt == NULL:
+        # tt_log2 sizes the table: 2**(tt_log2-1) chunks of CHUNK entries (128 bytes
+        # each) and as many signature slots (40 bytes each).
+        self.s.slot_mask = ((<u64>1) << (tt_log2 - 1)) - 1
+        self.s.n_chunks = 1 << (tt_log2 - 1)
+        self.s.slots = <TTSlot*>calloc(self.s.slot_mask + 1, sizeof(TTSlot))
+        self.s.chunks = <TTChunk*>malloc(self.s.n_chunks * sizeof(TTChunk))
+        if self.s.slots == NULL or self.s.chunks == NULL:
+            free(self.s.slots)
+            free(self.s.chunks)
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
@@ -165,7 +169,8 @@ cdef class Search:
 
     def __dealloc__(self):
         if self.s != NULL:
-            free(self.s.tt)
+            free(self.s.slots)
+            free(self.s.chunks)
             free(self.s)
             self.s = NULL
 

@@ -20,13 +20,31 @@ static inline uint64_t ks_pext_soft(uint64_t x, uint64_t m) {
     return r;
 }
 
+/* Parallel bit deposit: the low bits of x spread to the positions set in m
+   (the inverse of ks_pext on m). */
+static inline uint64_t ks_pdep_soft(uint64_t x, uint64_t m) {
+    uint64_t r = 0, bb = 1;
+    while (m) {
+        if (x & bb) r |= m & (0 - m);
+        bb <<= 1;
+        m &= m - 1;
+    }
+    return r;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 static int ks_have_bmi2 = 0;
 __attribute__((target("bmi2"))) static inline uint64_t ks_pext_hw(uint64_t x, uint64_t m) {
     return __builtin_ia32_pext_di(x, m);
 }
+__attribute__((target("bmi2"))) static inline uint64_t ks_pdep_hw(uint64_t x, uint64_t m) {
+    return __builtin_ia32_pdep_di(x, m);
+}
 static inline uint64_t ks_pext(uint64_t x, uint64_t m) {
     return ks_have_bmi2 ? ks_pext_hw(x, m) : ks_pext_soft(x, m);
+}
+static inline uint64_t ks_pdep(uint64_t x, uint64_t m) {
+    return ks_have_bmi2 ? ks_pdep_hw(x, m) : ks_pdep_soft(x, m);
 }
 static inline void ks_init_cpu(void) {
     __builtin_cpu_init();
@@ -34,6 +52,7 @@ static inline void ks_init_cpu(void) {
 }
 #else
 static inline uint64_t ks_pext(uint64_t x, uint64_t m) { return ks_pext_soft(x, m); }
+static inline uint64_t ks_pdep(uint64_t x, uint64_t m) { return ks_pdep_soft(x, m); }
 static inline void ks_init_cpu(void) {}
 #endif
 #endif

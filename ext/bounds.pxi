@@ -31,12 +31,13 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     ub[0] = hi
 
 
-cdef int cashable(Solver* s, int L, int team, int su) noexcept nogil:
+cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     # How many tricks seat L can win in a row by leading its top cards of suit su
     # (0 if it does not hold the strongest live card).  In a trump game a side suit
     # counts only as many rounds as every opponent holding trumps can follow.
+    # The cards counted are added to rel (the count depends on their ranks only).
     cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps
+    cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps, top = 0
     cdef int k = 0, c, o, len_o
     if hs == 0:
         return 0
@@ -56,42 +57,52 @@ cdef int cashable(Solver* s, int L, int team, int su) noexcept nogil:
                 len_o = ks_popcount(s.hands[o] & suit_bits(su))
                 if len_o < k:
                     k = len_o
+    x = hs
+    for o in range(k):
+        c = strongest(r, x)
+        rel[0] |= (<u64>1) << c
+        x &= ~((<u64>1) << c)
     return k
 
 
-cdef int quick_tricks(Solver* s) noexcept nogil:
+cdef int quick_tricks(Solver* s, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
     # teammate holds the top card, and that teammate cashes its own top cards.
     # Valid at a trick boundary; 0 when the leader or the teammate holds
-    # lead-restricted cards.
+    # lead-restricted cards.  The cards the count rests on are added to rel.
     cdef Rules* r = &s.r
     cdef int n = r.n, L = s.leader, su, o, q = 0, qp
     cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
+    cdef u64 mq = 0, mp
     if s.hands[L] & r.lead_restricted:
         return 0
     for su in range(4):
-        q += cashable(s, L, team, su)
+        q += cashable(s, L, team, su, &mq)
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue
         qp = 0
+        mp = 0
         for su in range(4):
-            qp += cashable(s, o, team, su)
+            qp += cashable(s, o, team, su, &mp)
         if qp <= q:
             continue
         # an entry: a suit the leader holds where the teammate can win the first round
         for su in range(4):
-            if (s.hands[L] & suit_bits(su)) and cashable(s, o, team, su) > 0:
+            if (s.hands[L] & suit_bits(su)) and (mp & suit_bits(su)):
                 q = qp
+                mq = mp
                 break
+    rel[0] |= mq
     return q
 
 
-cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp) noexcept nogil:
+cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* rel) noexcept nogil:
     # Sure tricks from top trumps: the hand holding the strongest live trump wins
     # one trick with it and with each next-strongest trump it also holds (a top
     # trump wins whatever trick it is played to, and it is played by the end).
+    # Those trumps are added to rel.
     cdef Rules* r = &s.r
     cdef u64 tr = 0, x
     cdef int o, c, k = 0, holder = -1
@@ -112,6 +123,7 @@ cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp) noexcept nogi
         elif o != holder:
             break
         k += 1
+        rel[0] |= (<u64>1) << c
         x &= ~((<u64>1) << c)
     if holder < 0:
         return

@@ -11,6 +11,7 @@ cdef extern from "bits.h" nogil:
     int ks_ctz(u64 x)
     int ks_msb(u64 x)
     u64 ks_pext(u64 x, u64 m)
+    u64 ks_pdep(u64 x, u64 m)
     void ks_init_cpu()
 
 # Limits.
@@ -44,23 +45,37 @@ cdef struct Rules:
     u64 stronger[64]               # cards of the same suit that beat this card
 
 
-cdef struct TTEntry:               # 72 bytes
-    u64 key[MAX_SEATS]             # 32: per-seat owner bits of the rank-compressed position
-    u64 meta                       # 8: leader, trick index, per-suit width/mode/class
-    u64 cls[2]                     # 16: class of each live card of the mixed suits, 4 bits a card
-    int32_t lo                     # 4: lower bound on the side's points from this trick on
-    int32_t hi                     # 4: upper bound on the side's points from this trick on
-    uint8_t best                   # 1: best lead, suit*16 + position in the key's suit, or NO_MOVE
-    uint8_t gen                    # 1: table generation; an entry of another generation is empty
-    uint8_t ncards                 # 1: cards left (replacement priority: keep bigger subtrees)
-    uint8_t pad[5]                 # 5: alignment
+cdef enum:
+    CHUNK = 3                      # table entries per chunk
+
+
+cdef struct TTSlot:                # 48 bytes: one signature (what every entry below shares)
+    u64 meta                       # leader, trick index, per-suit width/mode/class
+    u64 lens                       # length of every seat's holding in every suit, 4 bits each
+    u64 cls[2]                     # class of each live card of the mixed suits, 4 bits a card
+    u64 absl                       # live cards of the suits keyed by absolute position
+    int32_t head                   # first chunk of this signature's entries, or -1
+    uint8_t gen                    # table generation; a slot of another generation is empty
+
+
+cdef struct TTChunk:               # 128 bytes: up to CHUNK entries of one signature
+    u64 key[CHUNK][3]              # owner bits of seats 0..2 on the entry's mask (seat 3 is implied)
+    u64 mask[CHUNK]                # the compressed card positions the entry depends on
+    int32_t lo[CHUNK]              # lower bound on the side's points from this trick on
+    int32_t hi[CHUNK]              # upper bound on the side's points from this trick on
+    uint8_t best[CHUNK]            # best lead, suit*16 + position in the key's suit, or NO_MOVE
+    uint8_t n                      # entries in use
+    int32_t next                   # next (older) chunk of the same signature, or -1
 
 
 cdef struct Solver:
     Rules r                        # the contract as data
-    TTEntry* tt                    # the transposition table, 4-entry buckets
-    u64 tt_buckets_mask            # number of buckets - 1
-    int tt_shift                   # 64 - log2(buckets): hash to bucket index
+    TTSlot* slots                  # the transposition table: signatures (open addressing) ...
+    u64 slot_mask                  # number of slots - 1
+    int slots_used                 # slots taken in this generation
+    TTChunk* chunks                # ... and the chunks of entries they point to
+    int n_chunks                   # chunks allocated
+    int chunks_used                # chunks taken in this generation
     uint8_t gen                    # current table generation
     int side                       # bitmask of the maximising seats
     u64 hands[MAX_SEATS]           # cards still held by each seat

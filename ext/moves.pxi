@@ -53,7 +53,9 @@ cdef inline u64 legal_plays(Solver* s, int seat) noexcept nogil:
 
 cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* groups) noexcept nogil:
     # Split the legal cards into equivalence classes; the representative is the
-    # highest-ranked card of each class.  Returns the number of classes.
+    # strongest card of each class (partition search in tt.pxi relies on that:
+    # the searched card's cut-off sets then cover the unsearched weaker ones).
+    # Returns the number of classes.
     cdef int nm = 0, c, prev = -1
     cdef u64 x = legal, between
     while x:
@@ -63,7 +65,8 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
             between = (((<u64>1) << c) - 1) & ~((((<u64>1) << prev) << 1) - 1)
             if (live & between) == 0:
                 groups[nm - 1] |= (<u64>1) << c
-                reps[nm - 1] = c
+                if not s.r.inverted:
+                    reps[nm - 1] = c
                 prev = c
                 continue
         groups[nm] = (<u64>1) << c

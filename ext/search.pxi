@@ -4,20 +4,31 @@
 #                                 v <  beta  => the side wins at most v,
 # counting the points from the current position (the current trick included)
 # to the end.  The side's seats maximise, every other seat minimises.
+#
+# rel receives the cards whose ranks the returned bound depends on (see
+# tt.pxi): the winner of every trick of the searched tree that beat another
+# card of its suit, plus what the cut-offs used.  At a node that cuts off it
+# is the cutting child's set; otherwise the union over the children.
 
-cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts) noexcept nogil:
-    # Winner seat and points of a complete trick led by s.leader.
+cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark) noexcept nogil:
+    # Winner seat and points of a complete trick led by s.leader; mark = the
+    # winning card if it beat another card of its suit (its rank decided), else 0.
     cdef Rules* r = &s.r
     cdef int w = 0, k, p = r.trick_points[s.trick_index]
+    cdef bint by_rank = False
     for k in range(r.n):
         p += r.card_points[trick[k]]
         if k > 0 and beats(r, trick[k], trick[w]):
             w = k
+    for k in range(r.n):
+        if k != w and (trick[k] >> 4) == (trick[w] >> 4):
+            by_rank = True
     winner[0] = (s.leader + w) % r.n
     pts[0] = p
+    mark[0] = ((<u64>1) << trick[w]) if by_rank else 0
 
 
-cdef int last_trick(Solver* s) noexcept nogil:
+cdef int last_trick(Solver* s, u64* rel) noexcept nogil:
     # Everybody holds one card: the value is forced.
     cdef int k, seat, w, p
     cdef int n = s.r.n
@@ -25,7 +36,7 @@ cdef int last_trick(Solver* s) noexcept nogil:
     for k in range(n):
         seat = (s.leader + k) % n
         trick[k] = ks_ctz(s.hands[seat])
-    trick_result(s, trick, &w, &p)
+    trick_result(s, trick, &w, &p, rel)
     s.nodes += n
     return p if (s.side >> w) & 1 else 0
 
@@ -38,16 +49,18 @@ cdef inline int min_trick_points(Rules* r, int ti, int nt) noexcept nogil:
     return m
 
 
-cdef inline int play_card(Solver* s, int seat, int c, int* gain) noexcept nogil:
+cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noexcept nogil:
     # Play c for `seat`, the seat to move; completes the trick when it is the last card.
-    # Returns the previous leader (for undo_card); gain = side's points if the trick closed.
+    # Returns the previous leader (for undo_card); gain = side's points if the trick
+    # closed, mark = its winning card if that won by rank (else 0).
     cdef int n = s.r.n
     cdef int old_leader = s.leader, w, pts
     s.hands[seat] &= ~((<u64>1) << c)
     s.trick[s.np] = c
     gain[0] = 0
+    mark[0] = 0
     if s.np + 1 == n:
-        trick_result(s, s.trick, &w, &pts)
+        trick_result(s, s.trick, &w, &pts, mark)
         gain[0] = pts if (s.side >> w) & 1 else 0
         s.leader = w
         s.np = 0
@@ -70,7 +83,7 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
     s.hands[seat] |= (<u64>1) << c
 
 
-cdef int search(Solver* s, int beta) noexcept nogil:
+cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
     cdef int np = s.np
@@ -80,15 +93,15 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, q, total_ub, k_side, k_opp, mt
-    cdef u64 legal, live
+    cdef u64 legal, live, crel, mark, acc = 0
     cdef TTKey key
-    cdef TTEntry* e
+    rel[0] = 0
     if np == 0:
         if s.hands[seat] == 0:
             return 0
         ncards = ks_popcount(s.hands[seat])
         if ncards == 1:
-            return last_trick(s)
+            return last_trick(s, rel)
         point_bounds(s, &lb, &ub)
         total_ub = ub
         if lb >= beta:
@@ -96,24 +109,16 @@ cdef int search(Solver* s, int beta) noexcept nogil:
         if ub < beta:
             return ub
         tt_make_key(s, &key)
-        e = tt_probe(s, &key)
-        if e != NULL:
-            if e.lo >= beta:
-                return e.lo
-            if e.hi < beta:
-                return e.hi
-            if e.lo > lb:
-                lb = e.lo
-            if e.hi < ub:
-                ub = e.hi
-            first = tt_decode_move(&key, e.best)
+        if tt_lookup(s, &key, beta, &v, rel, &first):
+            return v
         if r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
                 (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
             # A trick game from here on (no card points, no negative trick points).
             # The leader's team surely wins the next q tricks (cashing top cards);
             # the holder of the top trumps surely wins one trick with each.
-            q = r.tp_pos[s.trick_index + quick_tricks(s)] - r.tp_pos[s.trick_index]
-            trump_winners(s, &k_side, &k_opp)
+            crel = 0
+            q = r.tp_pos[s.trick_index + quick_tricks(s, &crel)] - r.tp_pos[s.trick_index]
+            trump_winners(s, &k_side, &k_opp, &crel)
             if k_side or k_opp:
                 mt = min_trick_points(r, s.trick_index, ncards)
                 k_side *= mt
@@ -124,8 +129,10 @@ cdef int search(Solver* s, int beta) noexcept nogil:
             elif q > k_opp:
                 k_opp = q
             if k_side >= beta:
+                rel[0] = crel
                 return k_side
             if total_ub - k_opp < beta:
+                rel[0] = crel
                 return total_ub - k_opp
     s.nodes += 1
     legal = legal_plays(s, seat)
@@ -136,36 +143,46 @@ cdef int search(Solver* s, int beta) noexcept nogil:
     best = -VAL_INF if maximize else VAL_INF
     for i in range(nm):
         c = reps[i]
-        old_leader = play_card(s, seat, c, &gain)
-        v = gain + search(s, beta - gain)
+        old_leader = play_card(s, seat, c, &gain, &mark)
+        v = gain + search(s, beta - gain, &crel)
         undo_card(s, seat, c, old_leader)
+        crel |= mark
+        if (crel >> c) & 1:
+            # c stood for its whole group: had a weaker member been played, that
+            # one would have won by rank in c's place
+            crel |= groups[i]
         if maximize:
             if v > best:
                 best = v
                 best_card = c
-                if best >= beta:
-                    s.cut_at[np][0 if i == 0 else 1] += 1
-                    break
+            if v >= beta:
+                acc = crel
+                s.cut_at[np][0 if i == 0 else 1] += 1
+                break
         else:
             if v < best:
                 best = v
                 best_card = c
-                if best < beta:
-                    s.cut_at[np][0 if i == 0 else 1] += 1
-                    break
+            if v < beta:
+                acc = crel
+                s.cut_at[np][0 if i == 0 else 1] += 1
+                break
+        acc |= crel
     if (best >= beta) != maximize and nm > 1:
         s.cut_at[np][2] += 1
     if np == 0:
         if best >= beta:
-            tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, ncards)
+            tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, acc)
         else:
-            tt_store(s, &key, -VAL_INF, best, -1 if maximize else best_card, ncards)
+            tt_store(s, &key, -VAL_INF, best, -1 if maximize else best_card, acc)
+    rel[0] = acc
     return best
 
 
 cdef inline bint can_reach(Solver* s, int target) noexcept nogil:
     # The zero-window test: can the side win at least `target` from here?
-    return search(s, target) >= target
+    cdef u64 rel
+    return search(s, target, &rel) >= target
 
 
 cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
@@ -175,6 +192,7 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # interval is narrow, bisection while it is wide (penalty contracts with many
     # point values: fewer probes than walking down in steps).
     cdef int lo, hi, beta, v
+    cdef u64 rel
     point_bounds(s, &lo, &hi)
     if not use_guess:
         guess = (lo + hi + 1) // 2
@@ -185,7 +203,7 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
             beta = lo + 1
         if beta > hi:
             beta = hi
-        v = search(s, beta)
+        v = search(s, beta, &rel)
         if v >= beta:
             lo = v
             v = v + 1

@@ -1,38 +1,59 @@
-# Transposition table (included by _core.pyx).
+# Transposition table (included by _core.pyx): partition search over
+# rank-compressed positions.
 #
-# Entries live at trick boundaries only.  The key is the position with each
-# suit rank-compressed: the live cards of a suit renumbered 0..k-1, so that
-# positions differing only in which cards are gone share an entry.  That is
-# exact because play depends only on the order of the live cards and on each
-# one's attribute class (card_points, lead_restricted, discard_forced): a suit
-# whose live cards share one class is keyed by its count and that class; a
-# suit that mixes classes ("mixed", e.g. spades with the queen in no-girls)
-# also by the class of every live card in order, 4 bits a card, packed into
-# cls[] (128 bits for all mixed suits; a mixed suit that does not fit keeps
-# absolute positions).  The stored lo/hi are bounds on the points the side
-# wins from that trick on, independent of any search target.
+# Entries live at trick boundaries only.  A position is rank-compressed: the
+# live cards of a suit renumbered 0..k-1, so that positions differing only in
+# which cards are gone look alike.  That is exact because play depends only on
+# the order of the live cards and on each one's attribute class (card_points,
+# lead_restricted, discard_forced): a suit whose live cards share one class is
+# described by its count and that class; a suit that mixes classes ("mixed",
+# e.g. spades with the queen in no-girls) also by the class of every live card
+# in order, 4 bits a card, packed into cls[] (128 bits for all mixed suits; a
+# mixed suit that does not fit keeps absolute positions).
+#
+# On top of that, an entry covers a whole set of positions (Ginsberg's
+# partition search, DDS's "winning ranks"): the search reports which cards'
+# ranks its result depended on (a card that won a trick over another card of
+# its suit, the top cards behind a quick-trick or sure-trump cut-off, the cards
+# an entry it used depended on).  The entry then keeps, in each suit, only the
+# owners of the live cards at least as strong as the weakest such card; the
+# weaker cards of the suit count only by how many each seat holds.  Every
+# position with the same leader, trick, suit lengths of every seat, classes and
+# owners of those top cards has a value within the stored bounds.  A suit's
+# weaker part must be of one class, so a mixed suit keeps at least every card
+# above its weakest run of one class.
+#
+# Layout: a signature (leader, trick, lengths, classes, and the live cards of
+# any suit keyed by absolute position) is found by open
+# addressing in `slots`; its entries sit in a list of 3-entry chunks, newest
+# first.  When the slots or the chunks run out the whole table is emptied
+# (a new generation), so memory stays bounded.
 from libc.string cimport memset
 from libc.stdlib cimport malloc, calloc, free
-
-cdef enum:
-    BUCKET = 4                     # entries per bucket
 
 
 cdef struct TTKey:
     u64 key[MAX_SEATS]             # per-seat owner bits over the compression mask
     u64 meta                       # leader | trick index << 2 | per-suit fields << 6
     u64 cls[2]                     # classes of the live cards of the mixed suits, in order
+    u64 lens                       # length of each seat's holding of each suit, 4 bits each
     u64 cmask                      # compression mask: the card positions the key spans
+    u64 forced                     # cards every entry must keep (mixed and absolute suits)
+    u64 absl                       # live cards of the suits keyed by absolute position
+    u64 hash                       # hash of the signature (meta, lens, cls)
 
 
 cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     cdef Rules* r = &s.r
     cdef u64 rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef u64 m = 0, rs, field, seq, x
+    cdef u64 m = 0, rs, field, seq, x, lens = 0, forced = 0, run, h, absl = 0
     cdef u64 meta = (<u64>s.leader) | ((<u64>s.trick_index) << 2)
-    cdef int su, cl, i, nb, j, used = 0
+    cdef int su, cl, i, nb, j, c, used = 0
     k.cls[0] = 0
     k.cls[1] = 0
+    for i in range(r.n):
+        for su in range(4):
+            lens |= (<u64>ks_popcount(s.hands[i] & suit_bits(su))) << (16 * i + 4 * su)
     for su in range(4):
         rs = rem & suit_bits(su)
         if rs == 0:
@@ -60,44 +81,56 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
                 used += nb
                 m |= rs
                 field = (<u64>ks_popcount(rs)) | ((<u64>MAX_CLASSES) << 4)
+                # the weakest run of one class may stay anonymous; the rest is kept
+                run = 0
+                x = rs
+                c = ks_msb(x) if r.inverted else ks_ctz(x)
+                cl = r.card_class[c]
+                while x:
+                    c = ks_msb(x) if r.inverted else ks_ctz(x)
+                    if r.card_class[c] != cl:
+                        break
+                    run |= (<u64>1) << c
+                    x &= ~((<u64>1) << c)
+                forced |= rs & ~run
             else:
                 m |= suit_bits(su)
                 field = 13 | (1 << 8)
+                forced |= suit_bits(su)
+                absl |= rs
         meta |= field << (6 + 9 * su)
     k.meta = meta
+    k.lens = lens
     k.cmask = m
+    k.forced = forced
+    k.absl = absl
     for i in range(MAX_SEATS):
         k.key[i] = ks_pext(s.hands[i], m)
-
-
-cdef inline TTEntry* tt_bucket(Solver* s, TTKey* k) noexcept nogil:
-    cdef u64 h = (k.key[0] * <u64>0x9E3779B97F4A7C15ULL
-                  + k.key[1] * <u64>0xC2B2AE3D27D4EB4FULL
-                  + k.key[2] * <u64>0x165667B19E3779F9ULL
-                  + k.key[3] * <u64>0xD6E8FEB86659FD93ULL
-                  + k.meta * <u64>0xFF51AFD7ED558CCDULL
-                  + k.cls[0] * <u64>0xC4CEB9FE1A85EC53ULL
-                  + k.cls[1] * <u64>0x94D049BB133111EBULL)
-    h ^= h >> 29
+    h = (meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
+         + k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
+         + absl * <u64>0x94D049BB133111EBULL)
+    h ^= h >> 31
     h *= <u64>0xBF58476D1CE4E5B9ULL
-    return s.tt + (h >> s.tt_shift) * BUCKET
+    h ^= h >> 29
+    k.hash = h
 
 
-cdef inline bint tt_match(Solver* s, TTEntry* e, TTKey* k) noexcept nogil:
-    return (e.gen == s.gen and e.meta == k.meta and e.key[0] == k.key[0]
-            and e.key[1] == k.key[1] and e.key[2] == k.key[2] and e.key[3] == k.key[3]
-            and e.cls[0] == k.cls[0] and e.cls[1] == k.cls[1])
+cdef inline bint tt_slot_is(TTSlot* sl, TTKey* k) noexcept nogil:
+    return (sl.meta == k.meta and sl.lens == k.lens and sl.cls[0] == k.cls[0]
+            and sl.cls[1] == k.cls[1] and sl.absl == k.absl)
 
 
-cdef inline TTEntry* tt_probe(Solver* s, TTKey* k) noexcept nogil:
-    cdef TTEntry* b = tt_bucket(s, k)
-    cdef int i
-    s.tt_probes += 1
-    for i in range(BUCKET):
-        if tt_match(s, b + i, k):
-            s.tt_hits += 1
-            return b + i
-    return NULL
+cdef inline TTSlot* tt_find(Solver* s, TTKey* k) noexcept nogil:
+    # The slot of the key's signature, or NULL (the table is never full).
+    cdef u64 idx = k.hash & s.slot_mask
+    cdef TTSlot* sl
+    while True:
+        sl = s.slots + idx
+        if sl.gen != s.gen:
+            return NULL
+        if tt_slot_is(sl, k):
+            return sl
+        idx = (idx + 1) & s.slot_mask
 
 
 cdef inline int tt_encode_move(TTKey* k, int c) noexcept nogil:
@@ -123,53 +156,138 @@ cdef inline int tt_decode_move(TTKey* k, int b) noexcept nogil:
     return ks_ctz(ms)
 
 
-cdef inline void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, int ncards) noexcept nogil:
-    cdef TTEntry* b = tt_bucket(s, k)
-    cdef TTEntry* e = NULL
-    cdef TTEntry* victim = NULL
-    cdef int i
-    for i in range(BUCKET):
-        if tt_match(s, b + i, k):
-            e = b + i
-            break
-    if e != NULL:
-        if lo > e.lo:
-            e.lo = lo
-        if hi < e.hi:
-            e.hi = hi
-        if best >= 0:
-            e.best = <uint8_t>tt_encode_move(k, best)
-        return
-    # Two tiers: slots 0..BUCKET-2 keep the biggest subtrees (a new entry takes the
-    # smallest of them only if it is at least as big), the last slot takes the rest.
-    for i in range(BUCKET):
-        if b[i].gen != s.gen:
-            victim = b + i
-            break
-    if victim == NULL:
-        for i in range(BUCKET - 1):
-            if victim == NULL or b[i].ncards < victim.ncards:
-                victim = b + i
-        if victim.ncards > ncards:
-            victim = b + (BUCKET - 1)
-    victim.key[0] = k.key[0]
-    victim.key[1] = k.key[1]
-    victim.key[2] = k.key[2]
-    victim.key[3] = k.key[3]
-    victim.meta = k.meta
-    victim.cls[0] = k.cls[0]
-    victim.cls[1] = k.cls[1]
-    victim.lo = lo
-    victim.hi = hi
-    victim.best = <uint8_t>(tt_encode_move(k, best) if best >= 0 else NO_MOVE)
-    victim.gen = s.gen
-    victim.ncards = <uint8_t>ncards
+cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
+                           int* first) noexcept nogil:
+    # Every entry whose partition holds this position: if one settles the test
+    # against beta, value = its bound and rel = the cards it depends on (True).
+    # Otherwise first = a stored best lead, if any (False).
+    cdef TTSlot* sl = tt_find(s, k)
+    cdef TTChunk* ch
+    cdef int ci, j
+    cdef u64 m
+    cdef bint hit = False
+    s.tt_probes += 1
+    if sl == NULL:
+        return False
+    ci = sl.head
+    while ci >= 0:
+        ch = s.chunks + ci
+        for j in range(ch.n):
+            m = ch.mask[j]
+            if ((k.key[0] & m) != ch.key[j][0] or (k.key[1] & m) != ch.key[j][1]
+                    or (k.key[2] & m) != ch.key[j][2]):
+                continue
+            if not hit:
+                hit = True
+                s.tt_hits += 1
+            if ch.lo[j] >= beta:
+                value[0] = ch.lo[j]
+                rel[0] = ks_pdep(m, k.cmask)
+                return True
+            if ch.hi[j] < beta:
+                value[0] = ch.hi[j]
+                rel[0] = ks_pdep(m, k.cmask)
+                return True
+            if first[0] < 0 and ch.best[j] != NO_MOVE:
+                first[0] = tt_decode_move(k, ch.best[j])
+        ci = ch.next
+    return False
 
 
-cdef inline void tt_new_generation(Solver* s) noexcept nogil:
-    # Empty the table in O(1): entries of an older generation count as empty.
+cdef inline u64 tt_top_cards(Solver* s, TTKey* k, u64 rel) noexcept nogil:
+    # The cards an entry keeps: in each suit, every live card at least as strong
+    # as the weakest card in rel, plus the forced ones.
+    cdef u64 rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef u64 t = k.forced, rs, mk
+    cdef int su, c
+    for su in range(4):
+        rs = rem & suit_bits(su)
+        mk = rel & rs
+        if mk == 0:
+            continue
+        if s.r.inverted:
+            c = ks_msb(mk)
+            t |= rs & (((<u64>2) << c) - 1)
+        else:
+            c = ks_ctz(mk)
+            t |= rs & ~(((<u64>1) << c) - 1)
+    return t
+
+
+cdef void tt_new_generation(Solver* s) noexcept nogil:
+    # Empty the table in O(1): slots of an older generation count as empty.
     if s.gen == 255:
-        memset(s.tt, 0, (s.tt_buckets_mask + 1) * BUCKET * sizeof(TTEntry))
+        memset(s.slots, 0, (s.slot_mask + 1) * sizeof(TTSlot))
         s.gen = 1
     else:
         s.gen += 1
+    s.slots_used = 0
+    s.chunks_used = 0
+
+
+cdef TTSlot* tt_claim(Solver* s, TTKey* k) noexcept nogil:
+    # The slot of the key's signature, created if needed; empties the table
+    # first when it is 3/4 full.
+    cdef u64 idx
+    cdef TTSlot* sl
+    if <u64>s.slots_used * 4 >= (s.slot_mask + 1) * 3:
+        tt_new_generation(s)
+    idx = k.hash & s.slot_mask
+    while True:
+        sl = s.slots + idx
+        if sl.gen != s.gen:
+            sl.gen = s.gen
+            sl.meta = k.meta
+            sl.lens = k.lens
+            sl.cls[0] = k.cls[0]
+            sl.cls[1] = k.cls[1]
+            sl.absl = k.absl
+            sl.head = -1
+            s.slots_used += 1
+            return sl
+        if tt_slot_is(sl, k):
+            return sl
+        idx = (idx + 1) & s.slot_mask
+
+
+cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexcept nogil:
+    # Record lo <= value <= hi for every position of the partition that rel defines.
+    cdef u64 em = ks_pext(tt_top_cards(s, k, rel), k.cmask)
+    cdef u64 e0 = k.key[0] & em, e1 = k.key[1] & em, e2 = k.key[2] & em
+    cdef TTSlot* sl
+    cdef TTChunk* ch
+    cdef int ci, j
+    cdef uint8_t b = <uint8_t>(tt_encode_move(k, best) if best >= 0 else NO_MOVE)
+    sl = tt_claim(s, k)
+    ci = sl.head
+    while ci >= 0:
+        ch = s.chunks + ci
+        for j in range(ch.n):
+            if ch.mask[j] == em and ch.key[j][0] == e0 and ch.key[j][1] == e1 and ch.key[j][2] == e2:
+                if lo > ch.lo[j]:
+                    ch.lo[j] = lo
+                if hi < ch.hi[j]:
+                    ch.hi[j] = hi
+                if best >= 0:
+                    ch.best[j] = b
+                return
+        ci = ch.next
+    if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
+        if s.chunks_used == s.n_chunks:
+            tt_new_generation(s)
+            sl = tt_claim(s, k)
+        ch = s.chunks + s.chunks_used
+        ch.n = 0
+        ch.next = sl.head
+        sl.head = s.chunks_used
+        s.chunks_used += 1
+    ch = s.chunks + sl.head
+    j = ch.n
+    ch.n += 1
+    ch.key[j][0] = e0
+    ch.key[j][1] = e1
+    ch.key[j][2] = e2
+    ch.mask[j] = em
+    ch.lo[j] = lo
+    ch.hi[j] = hi
+    ch.best[j] = b

@@ -210,6 +210,79 @@ def test_warm_table_across_sides_and_queries():
             assert dict(s.card_values(hands, leader, trick, 0, side)) == cv
 
 
+def same_lengths_positions(rnd: random.Random, n, lens, count, ranks):
+    """`count` positions in which seat i holds lens[i][suit] cards of each suit,
+    with the ranks and their owners drawn afresh every time."""
+    out = []
+    for _ in range(count):
+        hands = [0] * n
+        for su in range(4):
+            owners = [i for i in range(n) for _ in range(lens[i][su])]
+            rnd.shuffle(owners)
+            for r, o in zip(rnd.sample(ranks, len(owners)), owners):
+                hands[o] |= 1 << (su * 16 + r - 2)
+        out.append(hands)
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_partition_entries_hold_for_every_position_they_cover(seed):
+    """The table's entries cover whole sets of positions (partition search): same
+    leader, trick and suit lengths, same owners of the cards whose ranks mattered.
+    Positions of one shape, differing in ranks and owners, are solved one after
+    another on one warm table, so every entry is tried on many positions it covers
+    (and many it must not); each value and card value must stay exact.  This is
+    the test that caught a representative card standing for a weaker card of its
+    group without passing its rank on."""
+    rnd = random.Random(seed)
+    n = rnd.choice([3, 4])
+    per_hand = rnd.randint(2, 4 if n == 4 else 5)
+    if rnd.random() < 0.4:
+        rules = Rules(n, trump=rnd.choice([-1, 0, 1, 2, 3]), inverted=rnd.random() < 0.3)
+    else:
+        rules = random_rules(rnd, n, 13, sparse=rnd.random() < 0.5)
+    lens = []
+    for _ in range(n):
+        row = [0] * 4
+        for _ in range(per_hand):
+            row[rnd.randrange(4)] += 1
+        lens.append(row)
+    ranks = list(range(2, 15)) if rnd.random() < 0.5 else [2, 3, 9, 10, 11, 12, 13, 14]
+    if max(sum(lens[i][su] for i in range(n)) for su in range(4)) > len(ranks):
+        ranks = list(range(2, 15))
+    s = Search(rnd.choice([8, 12, 16]))
+    s.configure(*rules.args())
+    side = rnd.randrange(1, 1 << n)
+    leader = rnd.randrange(n)
+    ti = rnd.randint(0, 13 - per_hand)
+    for hands in same_lengths_positions(rnd, n, lens, 10, ranks):
+        v, cv = oracle(rules, hands, leader, [], ti, side)
+        assert s.value(hands, leader, [], ti, side) == v
+        assert dict(s.card_values(hands, leader, [], ti, side)) == cv
+
+
+def test_a_representative_card_passes_its_rank_to_its_group():
+    """The case the partition test found: seat 2 (last to play) holds D10 D13 over
+    seat 1's D6.  D10 and D13 are one move; D13 is searched and wins by rank.  A
+    table entry that kept only D13's owner would then also claim the position in
+    which seat 2 holds D5 D10, where D5 can duck under D6."""
+    cp = [0] * 64
+    cp[card(S, 9)] = -2
+    rules = Rules(3, trump=H, card_points=cp, trick_points=[1] * 13)
+    side = 0b110
+    s = Search(12)
+    s.configure(*rules.args())
+    first = [mask(card(D, 10), card(D, 13)), mask(card(H, 10), card(D, 6)), mask(card(S, 9), card(H, 13))]
+    second = [mask(card(D, 5), card(D, 10)), mask(card(H, 10), card(D, 6)), mask(card(S, 9), card(H, 13))]
+    for hands in (first, second):
+        v, cv = oracle(rules, hands, 1, [], 6, side)
+        assert s.value(hands, 1, [], 6, side) == v
+        assert dict(s.card_values(hands, 1, [], 6, side)) == cv
+    assert oracle(rules, first, 1, [], 6, side)[0] == 1
+    assert oracle(rules, second, 1, [], 6, side)[0] == 0
+
+
 def test_played_deal_step_by_step():
     """Follow a line card by card; each intermediate position keeps the value."""
     rnd = random.Random(11)
