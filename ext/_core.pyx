@@ -160,6 +160,7 @@ cdef class Search:
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
         self.s.gen = 1
         self.s.side = -1
+        self.s.single = -1
         self.configured = False
         self.busy = False
         self._config = None
@@ -333,6 +334,10 @@ cdef class Search:
         if side != s.side:
             tt_new_generation(s)
             s.side = side
+            s.single = -1
+            for i2 in range(n):
+                if side == (1 << i2):
+                    s.single = i2
         return 0
 
     def value(self, hands, int leader, trick, int trick_index, int side):
@@ -345,6 +350,19 @@ cdef class Search:
         finally:
             self.busy = False
         return v
+
+    def reaches(self, hands, int leader, trick, int trick_index, int side, int target):
+        """Can the side win at least `target` points from this position? (One
+        zero-window search: cheaper than the exact value when only that is asked.)"""
+        cdef bint ok
+        _as_int32(target, "target")
+        self._load(hands, leader, trick, trick_index, side)
+        try:
+            with nogil:
+                ok = can_reach(self.s, target)
+        finally:
+            self.busy = False
+        return ok
 
     def card_values(self, hands, int leader, trick, int trick_index, int side):
         """[(card, value for the side)] for every legal card of the seat to move."""
@@ -395,6 +413,7 @@ cdef class Search:
         self.s.nodes = 0
         self.s.tt_hits = 0
         self.s.tt_probes = 0
+        self.s.tt_full = 0
 
     @property
     def nodes(self):
@@ -407,6 +426,11 @@ cdef class Search:
     @property
     def tt_probes(self):
         return self.s.tt_probes
+
+    @property
+    def tt_full(self):
+        """Times the table filled up and was emptied (since reset_stats)."""
+        return self.s.tt_full
 
     @property
     def cut_stats(self):

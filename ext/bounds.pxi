@@ -131,3 +131,35 @@ cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* rel) noe
         k_side[0] = k
     else:
         k_opp[0] = k
+
+
+cdef bint sure_ducker(Solver* s, int x, u64* rel) noexcept nogil:
+    # Seat x, not on lead, can never be made to win a trick from here: in every
+    # suit it holds, all its cards are weaker than every card the others hold of
+    # that suit (so it can follow under whatever is led, and it never gets the
+    # lead); when void it discards, which never wins while it holds no trumps.
+    # Then x takes nothing more: its points from here are exactly 0.  The
+    # weakest card of the others in each such suit goes to rel (the condition
+    # rests on those ranks).
+    cdef Rules* r = &s.r
+    cdef u64 mine = s.hands[x], others = 0, xs, os, m = 0
+    cdef int o, su, weakest_other
+    if s.leader == x or s.np != 0:
+        return False
+    if r.trump >= 0 and (mine & suit_bits(r.trump)):
+        return False
+    for o in range(r.n):
+        if o != x:
+            others |= s.hands[o]
+    for su in range(4):
+        xs = mine & suit_bits(su)
+        os = others & suit_bits(su)
+        if xs == 0 or os == 0:
+            continue
+        # the weakest card of the others must beat x's strongest card of the suit
+        weakest_other = ks_msb(os) if r.inverted else ks_ctz(os)
+        if (r.stronger[strongest(r, xs)] >> weakest_other) & 1 == 0:
+            return False
+        m |= (<u64>1) << weakest_other
+    rel[0] |= m
+    return True

@@ -47,15 +47,19 @@ cdef struct Rules:
 
 cdef enum:
     CHUNK = 3                      # table entries per chunk
+    CCNT_WORDS = 4                 # words of per-seat class counts in a signature
+    MAX_CHAIN = 8                  # chunks a signature keeps (the oldest is recycled)
 
 
-cdef struct TTSlot:                # 48 bytes: one signature (what every entry below shares)
+cdef struct TTSlot:                # 80 bytes: one signature (what every entry below shares)
     u64 meta                       # leader, trick index, per-suit width/mode/class
     u64 lens                       # length of every seat's holding in every suit, 4 bits each
     u64 cls[2]                     # class of each live card of the mixed suits, 4 bits a card
     u64 absl                       # live cards of the suits keyed by absolute position
+    u64 ccnt[CCNT_WORDS]           # per seat, count of each class of the mixed suits, 4 bits each
     int32_t head                   # first chunk of this signature's entries, or -1
     uint8_t gen                    # table generation; a slot of another generation is empty
+    uint8_t nchunks                # chunks in the list (at most MAX_CHAIN)
 
 
 cdef struct TTChunk:               # 128 bytes: up to CHUNK entries of one signature
@@ -78,6 +82,7 @@ cdef struct Solver:
     int chunks_used                # chunks taken in this generation
     uint8_t gen                    # current table generation
     int side                       # bitmask of the maximising seats
+    int single                     # the side's seat when the side is one seat, else -1
     u64 hands[MAX_SEATS]           # cards still held by each seat
     int leader                     # seat that led (or leads) the current trick
     int np                         # cards already played to the current trick
@@ -87,4 +92,5 @@ cdef struct Solver:
     int64_t nodes                  # search nodes (cards played), cumulative
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
+    int64_t tt_full                # times the table filled up and was emptied
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none

@@ -108,6 +108,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return lb
         if ub < beta:
             return ub
+        if s.single >= 0 and sure_ducker(s, s.single, rel):
+            # the side is one seat that can no longer be made to win a trick
+            return 0
         tt_make_key(s, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v

@@ -26,8 +26,9 @@
 # Layout: a signature (leader, trick, lengths, classes, and the live cards of
 # any suit keyed by absolute position) is found by open
 # addressing in `slots`; its entries sit in a list of 3-entry chunks, newest
-# first.  When the slots or the chunks run out the whole table is emptied
-# (a new generation), so memory stays bounded.
+# first; a signature keeps at most MAX_CHAIN chunks (a longer list would make
+# every probe slow), recycling its oldest.  When the slots or the chunks run
+# out the whole table is emptied (a new generation), so memory stays bounded.
 from libc.string cimport memset
 from libc.stdlib cimport malloc, calloc, free
 
@@ -40,6 +41,7 @@ cdef struct TTKey:
     u64 cmask                      # compression mask: the card positions the key spans
     u64 forced                     # cards every entry must keep (mixed and absolute suits)
     u64 absl                       # live cards of the suits keyed by absolute position
+    u64 ccnt[CCNT_WORDS]           # per seat, count of each class of the mixed suits, 4 bits each
     u64 hash                       # hash of the signature (meta, lens, cls)
 
 
@@ -48,9 +50,12 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     cdef u64 rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     cdef u64 m = 0, rs, field, seq, x, lens = 0, forced = 0, run, h, absl = 0
     cdef u64 meta = (<u64>s.leader) | ((<u64>s.trick_index) << 2)
-    cdef int su, cl, i, nb, j, c, used = 0
+    cdef int su, cl, i, nb, j, c, used = 0, nused = 0, nc
+    cdef unsigned int present
     k.cls[0] = 0
     k.cls[1] = 0
+    for i in range(CCNT_WORDS):
+        k.ccnt[i] = 0
     for i in range(r.n):
         for su in range(4):
             lens |= (<u64>ks_popcount(s.hands[i] & suit_bits(su))) << (16 * i + 4 * su)
@@ -81,18 +86,36 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
                 used += nb
                 m |= rs
                 field = (<u64>ks_popcount(rs)) | ((<u64>MAX_CLASSES) << 4)
-                # the weakest run of one class may stay anonymous; the rest is kept
-                run = 0
+                # The weaker cards may stay anonymous when every seat's count of
+                # each class in the suit is part of the signature; if those counts
+                # do not fit, only the weakest run of one class may.
+                present = 0
                 x = rs
-                c = ks_msb(x) if r.inverted else ks_ctz(x)
-                cl = r.card_class[c]
                 while x:
+                    present |= 1 << r.card_class[ks_ctz(x)]
+                    x &= x - 1
+                present &= ~(1 << r.card_class[ks_ctz(rs)])
+                nc = ks_popcount(present) * r.n
+                if nused + nc <= 4 * CCNT_WORDS * 4:
+                    while present:
+                        cl = ks_ctz(present)
+                        present &= present - 1
+                        for i in range(r.n):
+                            k.ccnt[nused >> 4] |= (<u64>ks_popcount(
+                                s.hands[i] & rs & r.class_mask[cl])) << (4 * (nused & 15))
+                            nused += 1
+                else:
+                    run = 0
+                    x = rs
                     c = ks_msb(x) if r.inverted else ks_ctz(x)
-                    if r.card_class[c] != cl:
-                        break
-                    run |= (<u64>1) << c
-                    x &= ~((<u64>1) << c)
-                forced |= rs & ~run
+                    cl = r.card_class[c]
+                    while x:
+                        c = ks_msb(x) if r.inverted else ks_ctz(x)
+                        if r.card_class[c] != cl:
+                            break
+                        run |= (<u64>1) << c
+                        x &= ~((<u64>1) << c)
+                    forced |= rs & ~run
             else:
                 m |= suit_bits(su)
                 field = 13 | (1 << 8)
@@ -108,7 +131,9 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
         k.key[i] = ks_pext(s.hands[i], m)
     h = (meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
          + k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
-         + absl * <u64>0x94D049BB133111EBULL)
+         + absl * <u64>0x94D049BB133111EBULL + k.ccnt[0] * <u64>0xD1B54A32D192ED03ULL
+         + k.ccnt[1] * <u64>0xAEF17502108EF2D9ULL + k.ccnt[2] * <u64>0x9FB21C651E98DF25ULL
+         + k.ccnt[3] * <u64>0xE7037ED1A0B428DBULL)
     h ^= h >> 31
     h *= <u64>0xBF58476D1CE4E5B9ULL
     h ^= h >> 29
@@ -117,7 +142,8 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
 
 cdef inline bint tt_slot_is(TTSlot* sl, TTKey* k) noexcept nogil:
     return (sl.meta == k.meta and sl.lens == k.lens and sl.cls[0] == k.cls[0]
-            and sl.cls[1] == k.cls[1] and sl.absl == k.absl)
+            and sl.cls[1] == k.cls[1] and sl.absl == k.absl and sl.ccnt[0] == k.ccnt[0]
+            and sl.ccnt[1] == k.ccnt[1] and sl.ccnt[2] == k.ccnt[2] and sl.ccnt[3] == k.ccnt[3])
 
 
 cdef inline TTSlot* tt_find(Solver* s, TTKey* k) noexcept nogil:
@@ -231,6 +257,7 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k) noexcept nogil:
     cdef u64 idx
     cdef TTSlot* sl
     if <u64>s.slots_used * 4 >= (s.slot_mask + 1) * 3:
+        s.tt_full += 1
         tt_new_generation(s)
     idx = k.hash & s.slot_mask
     while True:
@@ -242,7 +269,12 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k) noexcept nogil:
             sl.cls[0] = k.cls[0]
             sl.cls[1] = k.cls[1]
             sl.absl = k.absl
+            sl.ccnt[0] = k.ccnt[0]
+            sl.ccnt[1] = k.ccnt[1]
+            sl.ccnt[2] = k.ccnt[2]
+            sl.ccnt[3] = k.ccnt[3]
             sl.head = -1
+            sl.nchunks = 0
             s.slots_used += 1
             return sl
         if tt_slot_is(sl, k):
@@ -258,6 +290,7 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexc
     cdef TTChunk* ch
     cdef int ci, j
     cdef uint8_t b = <uint8_t>(tt_encode_move(k, best) if best >= 0 else NO_MOVE)
+    cdef int prev = -1, last = -1
     sl = tt_claim(s, k)
     ci = sl.head
     while ci >= 0:
@@ -271,16 +304,27 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexc
                 if best >= 0:
                     ch.best[j] = b
                 return
+        prev = last
+        last = ci
         ci = ch.next
     if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
-        if s.chunks_used == s.n_chunks:
-            tt_new_generation(s)
-            sl = tt_claim(s, k)
-        ch = s.chunks + s.chunks_used
+        if sl.nchunks >= MAX_CHAIN:
+            # a long list costs every probe: recycle its oldest chunk as the head
+            if prev >= 0:
+                s.chunks[prev].next = -1
+            ci = last
+        else:
+            if s.chunks_used == s.n_chunks:
+                s.tt_full += 1
+                tt_new_generation(s)
+                sl = tt_claim(s, k)
+            ci = s.chunks_used
+            s.chunks_used += 1
+            sl.nchunks += 1
+        ch = s.chunks + ci
         ch.n = 0
-        ch.next = sl.head
-        sl.head = s.chunks_used
-        s.chunks_used += 1
+        ch.next = sl.head if sl.head != ci else -1
+        sl.head = ci
     ch = s.chunks + sl.head
     j = ch.n
     ch.n += 1

@@ -1,0 +1,117 @@
+"""Benchmarks of whole King tables and of single king52 contracts.
+
+    python benchmarks/bench_table.py [--layouts 10] [--runs 3] [--only ru4 ua3 king52]
+
+ru4 and ua3: ``make_table`` over every contract and trump of the variant (the rows
+``kingsolve table`` prints), every seat against the rest, the first seat on lead,
+one fresh Solver per table with the default table size, as the CLI does.  Reported:
+the median over the layouts of the per-layout median over the runs, and the
+slowest contracts (their share of the total).
+
+king52: one contract for one seat (seat 1 against the rest, seat 1 on lead),
+each solve on an empty table; median per contract over the layouts.
+
+Random layouts come from fixed seeds (numpy SeedSequence), so every run times the
+same deals.
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
+
+import numpy as np  # noqa: E402
+
+from kingsolve.cards import bit, cards_of  # noqa: E402
+from kingsolve.layout import Layout  # noqa: E402
+from kingsolve.solver import Deal, Solver, default_tt_log2  # noqa: E402
+from kingsolve.table import all_contracts, contract_label  # noqa: E402
+from kingsolve.variants import get_variant  # noqa: E402
+
+SEED = 20261130
+
+
+def layouts(variant, count: int) -> list[Layout]:
+    out = []
+    deck = list(cards_of(variant.deck))
+    hs = variant.hand_size
+    for k in range(count):
+        rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(k,)))
+        order = rng.permutation(len(deck))
+        hands = [0] * variant.n_seats
+        for i, p in enumerate(order[: variant.n_seats * hs]):
+            hands[i // hs] |= bit(deck[p])
+        out.append(Layout(tuple(hands), 0))
+    return out
+
+
+def bench_tables(vid: str, n_layouts: int, runs: int) -> None:
+    variant = get_variant(vid)
+    contracts = all_contracts(variant)
+    per_layout = []
+    per_contract = defaultdict(list)
+    nodes = []
+    for lay in layouts(variant, n_layouts):
+        times = []
+        for _ in range(runs):
+            solver = Solver(default_tt_log2(lay.hand_size))
+            t_all = 0.0
+            for c in contracts:
+                deal = Deal.from_layout(c, lay, 0)
+                t0 = time.perf_counter()
+                for seat in range(variant.n_seats):
+                    solver.value(deal, 1 << seat)
+                dt = time.perf_counter() - t0
+                per_contract[contract_label(c)].append(dt)
+                t_all += dt
+            times.append(t_all)
+            nodes.append(solver.stats["nodes"])
+        per_layout.append(statistics.median(times))
+    med = statistics.median(per_layout) * 1e3
+    total = sum(sum(v) for v in per_contract.values())
+    top = sorted(per_contract.items(), key=lambda kv: -sum(kv[1]))[:5]
+    print(f"{vid} table: {len(contracts)} contracts x {variant.n_seats} seats, {n_layouts} layouts: "
+          f"median {med:.1f} ms per table (min {min(per_layout) * 1e3:.1f}, max {max(per_layout) * 1e3:.1f}); "
+          f"{statistics.median(nodes) / 1e3:.0f}k nodes")
+    print("  slowest: " + ", ".join(f"{k} {sum(v) / total:.0%}" for k, v in top), flush=True)
+
+
+def bench_king52(n_layouts: int, runs: int, names) -> None:
+    variant = get_variant("king52")
+    contracts = [c for c in all_contracts(variant) if names is None or c.name in names]
+    for c in contracts:
+        per_layout = []
+        for lay in layouts(variant, n_layouts):
+            deal = Deal.from_layout(c, lay, 0)
+            times = []
+            for _ in range(runs):
+                solver = Solver(default_tt_log2(13))
+                t0 = time.perf_counter()
+                solver.value(deal, 1)
+                times.append(time.perf_counter() - t0)
+            per_layout.append(statistics.median(times))
+        print(f"king52 {contract_label(c):>16}: median {statistics.median(per_layout) * 1e3:9.1f} ms, "
+              f"max {max(per_layout) * 1e3:9.1f} ms  ({n_layouts} layouts, seat 1)", flush=True)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--layouts", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--only", nargs="*", default=["ru4", "ua3", "king52"])
+    ap.add_argument("--contracts", nargs="*", help="king52 contract names (default: all)")
+    args = ap.parse_args(argv)
+    for vid in args.only:
+        if vid == "king52":
+            bench_king52(args.layouts, args.runs, args.contracts)
+        else:
+            bench_tables(vid, args.layouts, args.runs)
+
+
+if __name__ == "__main__":
+    main()
