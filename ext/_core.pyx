@@ -146,15 +146,20 @@ cdef class Search:
         self.s = <Solver*>calloc(1, sizeof(Solver))
         if self.s == NULL:
             raise MemoryError("cannot allocate the solver")
-        # tt_log2 sizes the table: 2**(tt_log2-1) chunks of CHUNK entries (128 bytes
-        # each) and as many signature slots (40 bytes each).
-        self.s.slot_mask = ((<u64>1) << (tt_log2 - 1)) - 1
+        # tt_log2 sizes the table: 2**(tt_log2-1) signature slots (96 bytes each)
+        # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
+        # 2**(tt_log2-1) entries by exact position (56 bytes each).
+        self.s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
         self.s.n_chunks = 1 << (tt_log2 - 1)
-        self.s.slots = <TTSlot*>calloc(self.s.slot_mask + 1, sizeof(TTSlot))
+        self.s.free_chunk = -1
+        self.s.exact_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
+        self.s.slots = <TTSlot*>calloc((self.s.slot_bucket_mask + 1) * BUCKET, sizeof(TTSlot))
         self.s.chunks = <TTChunk*>malloc(self.s.n_chunks * sizeof(TTChunk))
-        if self.s.slots == NULL or self.s.chunks == NULL:
+        self.s.exact = <TTEntry*>calloc((self.s.exact_bucket_mask + 1) * BUCKET, sizeof(TTEntry))
+        if self.s.slots == NULL or self.s.chunks == NULL or self.s.exact == NULL:
             free(self.s.slots)
             free(self.s.chunks)
+            free(self.s.exact)
             free(self.s)
             self.s = NULL
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
@@ -172,6 +177,7 @@ cdef class Search:
         if self.s != NULL:
             free(self.s.slots)
             free(self.s.chunks)
+            free(self.s.exact)
             free(self.s)
             self.s = NULL
 
@@ -414,6 +420,7 @@ cdef class Search:
         self.s.tt_hits = 0
         self.s.tt_probes = 0
         self.s.tt_full = 0
+        self.s.tt_evicted = 0
 
     @property
     def nodes(self):
@@ -428,8 +435,13 @@ cdef class Search:
         return self.s.tt_probes
 
     @property
+    def tt_evicted(self):
+        """Signatures evicted from the table to make room (since reset_stats)."""
+        return self.s.tt_evicted
+
+    @property
     def tt_full(self):
-        """Times the table filled up and was emptied (since reset_stats)."""
+        """Times the chunks ran out and the table was emptied (since reset_stats)."""
         return self.s.tt_full
 
     @property

@@ -48,18 +48,33 @@ cdef struct Rules:
 cdef enum:
     CHUNK = 3                      # table entries per chunk
     CCNT_WORDS = 4                 # words of per-seat class counts in a signature
-    MAX_CHAIN = 8                  # chunks a signature keeps (the oldest is recycled)
+    MAX_CHAIN = 32                 # chunks of a signature's newest entries (the oldest recycled)
+    BUCKET = 4                     # signature slots, or exact entries, per bucket
 
 
-cdef struct TTSlot:                # 80 bytes: one signature (what every entry below shares)
+cdef struct TTSlot:                # 96 bytes: one signature (what all its entries share)
     u64 meta                       # leader, trick index, per-suit width/mode/class
     u64 lens                       # length of every seat's holding in every suit, 4 bits each
     u64 cls[2]                     # class of each live card of the mixed suits, 4 bits a card
     u64 absl                       # live cards of the suits keyed by absolute position
     u64 ccnt[CCNT_WORDS]           # per seat, count of each class of the mixed suits, 4 bits each
-    int32_t head                   # first chunk of this signature's entries, or -1
+    uint32_t version               # changes whenever the slot is given to another signature
+    int32_t head                   # first chunk of its newest entries, or -1
     uint8_t gen                    # table generation; a slot of another generation is empty
     uint8_t nchunks                # chunks in the list (at most MAX_CHAIN)
+    uint8_t ncards                 # cards left (replacement priority: keep bigger subtrees)
+
+
+cdef struct TTEntry:               # 56 bytes: the entry found by the exact position
+    u64 key[3]                     # owner bits of seats 0..2 on every live position
+    u64 pmask                      # the mask of the partition the bounds hold for
+    int32_t slot                   # its signature's slot ...
+    uint32_t version               # ... and the slot's version when it was stored
+    int32_t lo                     # lower bound on the side's points from this trick on
+    int32_t hi                     # upper bound on the side's points from this trick on
+    uint8_t best                   # best lead, or NO_MOVE
+    uint8_t gen                    # table generation; an entry of another generation is empty
+    uint8_t ncards                 # cards left (replacement priority: keep bigger subtrees)
 
 
 cdef struct TTChunk:               # 128 bytes: up to CHUNK entries of one signature
@@ -74,12 +89,14 @@ cdef struct TTChunk:               # 128 bytes: up to CHUNK entries of one signa
 
 cdef struct Solver:
     Rules r                        # the contract as data
-    TTSlot* slots                  # the transposition table: signatures (open addressing) ...
-    u64 slot_mask                  # number of slots - 1
-    int slots_used                 # slots taken in this generation
+    TTSlot* slots                  # the transposition table: signatures in BUCKET-slot buckets ...
+    u64 slot_bucket_mask           # number of slot buckets - 1
     TTChunk* chunks                # ... and the chunks of entries they point to
     int n_chunks                   # chunks allocated
-    int chunks_used                # chunks taken in this generation
+    int chunks_used                # chunks taken from the pool in this generation
+    int free_chunk                 # first chunk of the free list (from evicted signatures), or -1
+    TTEntry* exact                 # entries by exact position, in BUCKET-entry buckets
+    u64 exact_bucket_mask          # number of exact buckets - 1
     uint8_t gen                    # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1
@@ -92,5 +109,6 @@ cdef struct Solver:
     int64_t nodes                  # search nodes (cards played), cumulative
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
-    int64_t tt_full                # times the table filled up and was emptied
+    int64_t tt_evicted             # signatures evicted to make room for another
+    int64_t tt_full                # times the chunks ran out and the table was emptied
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none

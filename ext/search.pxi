@@ -175,9 +175,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         s.cut_at[np][2] += 1
     if np == 0:
         if best >= beta:
-            tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, acc)
+            tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, acc, ncards)
         else:
-            tt_store(s, &key, -VAL_INF, best, -1 if maximize else best_card, acc)
+            tt_store(s, &key, -VAL_INF, best, -1 if maximize else best_card, acc, ncards)
     rel[0] = acc
     return best
 

@@ -24,11 +24,17 @@
 # above its weakest run of one class.
 #
 # Layout: a signature (leader, trick, lengths, classes, and the live cards of
-# any suit keyed by absolute position) is found by open
-# addressing in `slots`; its entries sit in a list of 3-entry chunks, newest
-# first; a signature keeps at most MAX_CHAIN chunks (a longer list would make
-# every probe slow), recycling its oldest.  When the slots or the chunks run
-# out the whole table is emptied (a new generation), so memory stays bounded.
+# any suit keyed by absolute position) has a slot in `slots` (4-slot buckets;
+# a full bucket evicts the signature of the smallest subtree, or its last
+# slot).  A signature's newest entries sit in a short list of 3-entry chunks
+# (an entry that settles a probe moves to its front; when the list is full its
+# oldest chunk is recycled), scanned with each entry's mask.  Every entry is
+# also indexed by its exact position in `exact` (4-entry buckets keeping the
+# biggest subtrees), with the mask of its partition, so it is still found
+# from its own position once it has left the list.  A slot's version changes
+# when it is given to another signature, which retires its exact entries; its
+# chunks go to a free list.  Only when the chunks run out is the whole table
+# emptied (a new generation).
 from libc.string cimport memset
 from libc.stdlib cimport malloc, calloc, free
 
@@ -147,16 +153,29 @@ cdef inline bint tt_slot_is(TTSlot* sl, TTKey* k) noexcept nogil:
 
 
 cdef inline TTSlot* tt_find(Solver* s, TTKey* k) noexcept nogil:
-    # The slot of the key's signature, or NULL (the table is never full).
-    cdef u64 idx = k.hash & s.slot_mask
-    cdef TTSlot* sl
-    while True:
-        sl = s.slots + idx
-        if sl.gen != s.gen:
-            return NULL
-        if tt_slot_is(sl, k):
-            return sl
-        idx = (idx + 1) & s.slot_mask
+    # The slot of the key's signature, or NULL.
+    cdef TTSlot* b = s.slots + (k.hash & s.slot_bucket_mask) * BUCKET
+    cdef int i
+    for i in range(BUCKET):
+        if b[i].gen == s.gen and tt_slot_is(b + i, k):
+            return b + i
+    return NULL
+
+
+cdef inline void tt_to_front(Solver* s, TTSlot* sl, TTChunk* ch, int j) noexcept nogil:
+    # Swap entry j of chunk ch with the first entry of the list.
+    cdef TTChunk* h = s.chunks + sl.head
+    cdef u64 t0, t1, t2, tm
+    cdef int32_t tlo, thi
+    cdef uint8_t tb
+    if h == ch and j == 0:
+        return
+    t0 = h.key[0][0]; t1 = h.key[0][1]; t2 = h.key[0][2]; tm = h.mask[0]
+    tlo = h.lo[0]; thi = h.hi[0]; tb = h.best[0]
+    h.key[0][0] = ch.key[j][0]; h.key[0][1] = ch.key[j][1]; h.key[0][2] = ch.key[j][2]
+    h.mask[0] = ch.mask[j]; h.lo[0] = ch.lo[j]; h.hi[0] = ch.hi[j]; h.best[0] = ch.best[j]
+    ch.key[j][0] = t0; ch.key[j][1] = t1; ch.key[j][2] = t2; ch.mask[j] = tm
+    ch.lo[j] = tlo; ch.hi[j] = thi; ch.best[j] = tb
 
 
 cdef inline int tt_encode_move(TTKey* k, int c) noexcept nogil:
@@ -180,6 +199,73 @@ cdef inline int tt_decode_move(TTKey* k, int b) noexcept nogil:
     if ms == 0:
         return -1
     return ks_ctz(ms)
+
+
+cdef inline u64 tt_exact_hash(int slot, u64 k0, u64 k1, u64 k2) noexcept nogil:
+    cdef u64 h = ((<u64>slot) * <u64>0x9E3779B97F4A7C15ULL + k0 * <u64>0x165667B19E3779F9ULL
+                  + k1 * <u64>0xD6E8FEB86659FD93ULL + k2 * <u64>0xFF51AFD7ED558CCDULL)
+    h ^= h >> 31
+    h *= <u64>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return h
+
+
+cdef inline TTEntry* tt_exact_find(Solver* s, TTSlot* sl, TTKey* k) noexcept nogil:
+    # The entry stored for exactly this position, or NULL.
+    cdef int slot = <int>(sl - s.slots), j
+    cdef TTEntry* e = s.exact + (tt_exact_hash(slot, k.key[0], k.key[1], k.key[2])
+                                 & s.exact_bucket_mask) * BUCKET
+    for j in range(BUCKET):
+        if (e.gen == s.gen and e.slot == slot and e.version == sl.version and e.key[0] == k.key[0]
+                and e.key[1] == k.key[1] and e.key[2] == k.key[2]):
+            return e
+        e += 1
+    return NULL
+
+
+cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi,
+                         uint8_t best) noexcept nogil:
+    # Index the entry (em, lo, hi) by this exact position.  The tighter bounds of
+    # an entry already there for the position are kept with their own mask.
+    cdef int slot = <int>(sl - s.slots), i
+    cdef TTEntry* b = s.exact + (tt_exact_hash(slot, k.key[0], k.key[1], k.key[2])
+                                 & s.exact_bucket_mask) * BUCKET
+    cdef TTEntry* v = NULL
+    for i in range(BUCKET):
+        if (b[i].gen == s.gen and b[i].slot == slot and b[i].version == sl.version
+                and b[i].key[0] == k.key[0] and b[i].key[1] == k.key[1] and b[i].key[2] == k.key[2]):
+            v = b + i
+            break
+    if v != NULL and v.pmask == em:
+        if lo > v.lo:
+            v.lo = lo
+        if hi < v.hi:
+            v.hi = hi
+        if best != NO_MOVE:
+            v.best = best
+        return
+    if v == NULL:
+        for i in range(BUCKET):
+            if b[i].gen != s.gen:
+                v = b + i
+                break
+        if v == NULL:
+            for i in range(BUCKET - 1):
+                if v == NULL or b[i].ncards < v.ncards:
+                    v = b + i
+            if v.ncards > sl.ncards:
+                v = b + (BUCKET - 1)
+    v.key[0] = k.key[0]
+    v.key[1] = k.key[1]
+    v.key[2] = k.key[2]
+    v.pmask = em
+    v.slot = slot
+    v.version = sl.version
+    v.lo = lo
+    v.hi = hi
+    v.best = best
+    v.gen = s.gen
+    v.ncards = sl.ncards
 
 
 cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
@@ -209,14 +295,30 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
             if ch.lo[j] >= beta:
                 value[0] = ch.lo[j]
                 rel[0] = ks_pdep(m, k.cmask)
+                tt_to_front(s, sl, ch, j)
                 return True
             if ch.hi[j] < beta:
                 value[0] = ch.hi[j]
                 rel[0] = ks_pdep(m, k.cmask)
+                tt_to_front(s, sl, ch, j)
                 return True
             if first[0] < 0 and ch.best[j] != NO_MOVE:
                 first[0] = tt_decode_move(k, ch.best[j])
         ci = ch.next
+    cdef TTEntry* e = tt_exact_find(s, sl, k)
+    if e != NULL:
+        if not hit:
+            s.tt_hits += 1
+        if e.lo >= beta:
+            value[0] = e.lo
+            rel[0] = ks_pdep(e.pmask, k.cmask)
+            return True
+        if e.hi < beta:
+            value[0] = e.hi
+            rel[0] = ks_pdep(e.pmask, k.cmask)
+            return True
+        if first[0] < 0 and e.best != NO_MOVE:
+            first[0] = tt_decode_move(k, e.best)
     return False
 
 
@@ -243,46 +345,60 @@ cdef inline u64 tt_top_cards(Solver* s, TTKey* k, u64 rel) noexcept nogil:
 cdef void tt_new_generation(Solver* s) noexcept nogil:
     # Empty the table in O(1): slots of an older generation count as empty.
     if s.gen == 255:
-        memset(s.slots, 0, (s.slot_mask + 1) * sizeof(TTSlot))
+        memset(s.slots, 0, (s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot))
+        memset(s.exact, 0, (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry))
         s.gen = 1
     else:
         s.gen += 1
-    s.slots_used = 0
     s.chunks_used = 0
+    s.free_chunk = -1
 
 
-cdef TTSlot* tt_claim(Solver* s, TTKey* k) noexcept nogil:
-    # The slot of the key's signature, created if needed; empties the table
-    # first when it is 3/4 full.
-    cdef u64 idx
-    cdef TTSlot* sl
-    if <u64>s.slots_used * 4 >= (s.slot_mask + 1) * 3:
-        s.tt_full += 1
-        tt_new_generation(s)
-    idx = k.hash & s.slot_mask
-    while True:
-        sl = s.slots + idx
-        if sl.gen != s.gen:
-            sl.gen = s.gen
-            sl.meta = k.meta
-            sl.lens = k.lens
-            sl.cls[0] = k.cls[0]
-            sl.cls[1] = k.cls[1]
-            sl.absl = k.absl
-            sl.ccnt[0] = k.ccnt[0]
-            sl.ccnt[1] = k.ccnt[1]
-            sl.ccnt[2] = k.ccnt[2]
-            sl.ccnt[3] = k.ccnt[3]
-            sl.head = -1
-            sl.nchunks = 0
-            s.slots_used += 1
-            return sl
-        if tt_slot_is(sl, k):
-            return sl
-        idx = (idx + 1) & s.slot_mask
+cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
+    # The slot of the key's signature, given one if needed: an empty slot of its
+    # bucket, else the one of the smallest subtree (if not bigger than this
+    # one), else the bucket's last.  An evicted signature's chunks are freed.
+    cdef TTSlot* b = s.slots + (k.hash & s.slot_bucket_mask) * BUCKET
+    cdef TTSlot* sl = NULL
+    cdef int i, ci
+    for i in range(BUCKET):
+        if b[i].gen == s.gen and tt_slot_is(b + i, k):
+            return b + i
+    for i in range(BUCKET):
+        if b[i].gen != s.gen:
+            sl = b + i
+            break
+    if sl == NULL:
+        for i in range(BUCKET - 1):
+            if sl == NULL or b[i].ncards < sl.ncards:
+                sl = b + i
+        if sl.ncards > ncards:
+            sl = b + (BUCKET - 1)
+        s.tt_evicted += 1
+        if sl.head >= 0:
+            ci = sl.head
+            while s.chunks[ci].next >= 0:
+                ci = s.chunks[ci].next
+            s.chunks[ci].next = s.free_chunk
+            s.free_chunk = sl.head
+    sl.gen = s.gen
+    sl.meta = k.meta
+    sl.lens = k.lens
+    sl.cls[0] = k.cls[0]
+    sl.cls[1] = k.cls[1]
+    sl.absl = k.absl
+    sl.ccnt[0] = k.ccnt[0]
+    sl.ccnt[1] = k.ccnt[1]
+    sl.ccnt[2] = k.ccnt[2]
+    sl.ccnt[3] = k.ccnt[3]
+    sl.head = -1
+    sl.nchunks = 0
+    sl.ncards = <uint8_t>ncards
+    sl.version += 1
+    return sl
 
 
-cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexcept nogil:
+cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int ncards) noexcept nogil:
     # Record lo <= value <= hi for every position of the partition that rel defines.
     cdef u64 em = ks_pext(tt_top_cards(s, k, rel), k.cmask)
     cdef u64 e0 = k.key[0] & em, e1 = k.key[1] & em, e2 = k.key[2] & em
@@ -291,7 +407,7 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexc
     cdef int ci, j
     cdef uint8_t b = <uint8_t>(tt_encode_move(k, best) if best >= 0 else NO_MOVE)
     cdef int prev = -1, last = -1
-    sl = tt_claim(s, k)
+    sl = tt_claim(s, k, ncards)
     ci = sl.head
     while ci >= 0:
         ch = s.chunks + ci
@@ -303,23 +419,30 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel) noexc
                     ch.hi[j] = hi
                 if best >= 0:
                     ch.best[j] = b
+                tt_exact_store(s, sl, k, em, ch.lo[j], ch.hi[j], ch.best[j])
                 return
         prev = last
         last = ci
         ci = ch.next
+    tt_exact_store(s, sl, k, em, lo, hi, b)
     if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
         if sl.nchunks >= MAX_CHAIN:
-            # a long list costs every probe: recycle its oldest chunk as the head
+            # the list is full: recycle its oldest chunk as the head (its
+            # entries stay findable from their own positions in `exact`)
             if prev >= 0:
                 s.chunks[prev].next = -1
             ci = last
         else:
-            if s.chunks_used == s.n_chunks:
+            if s.free_chunk < 0 and s.chunks_used == s.n_chunks:
                 s.tt_full += 1
                 tt_new_generation(s)
-                sl = tt_claim(s, k)
-            ci = s.chunks_used
-            s.chunks_used += 1
+                sl = tt_claim(s, k, ncards)
+            if s.free_chunk >= 0:
+                ci = s.free_chunk
+                s.free_chunk = s.chunks[ci].next
+            else:
+                ci = s.chunks_used
+                s.chunks_used += 1
             sl.nchunks += 1
         ch = s.chunks + ci
         ch.n = 0
