@@ -112,6 +112,18 @@ class Solver:
             return self._base(deal, side)
         return self._search.value(*self._args(deal, side)) + self._base(deal, side)
 
+    def reaches(self, deal: Deal, side: int, target: int) -> bool:
+        """Can ``side`` take at least ``target`` points from here with best play?
+        One zero-window search: cheaper than :meth:`value` when only the
+        question is asked (the buyer's "can I make six tricks?")."""
+        target = int(target)
+        if deal.position.finished:
+            return self._base(deal, side) >= target
+        base = self._base(deal, side)
+        if not -(1 << 30) < target - base < (1 << 30):
+            return target - base < 0
+        return self._search.reaches(*self._args(deal, side), target - base)
+
     def card_values(self, deal: Deal, side: int) -> dict:
         """{card: value for ``side``} for every legal card of the seat to move."""
         if deal.position.finished:

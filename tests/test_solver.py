@@ -82,6 +82,9 @@ def test_card_values_line_and_complement(vid, seed, data):
     value = SOLVER.value(deal, side)
     maximise = bool(side >> deal.position.to_move & 1)
     assert value == (max(want.values()) if maximise else min(want.values()))
+    # the zero-window question agrees with the value on both sides of it
+    assert SOLVER.reaches(deal, side, value) and not SOLVER.reaches(deal, side, value + 1)
+    assert SOLVER.reaches(deal, side, value - 5) and not SOLVER.reaches(deal, side, value + 5)
     # the line, replayed, gives the value
     line = SOLVER.line(deal, side)
     pts, d = base, deal
