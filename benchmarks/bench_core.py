@@ -27,6 +27,7 @@ from common import (  # noqa: E402
 import random  # noqa: E402
 
 from kingsolve._core import Search  # noqa: E402
+from kingsolve.solver import default_tt_log2  # noqa: E402
 
 
 def time_kingsolve(search: Search, jobs, runs: int):
@@ -86,7 +87,7 @@ def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int
              search: Search, label: str | None = None):
     rng = random.Random(SEEDS[name])
     jobs = []
-    check = Search(16)
+    check = Search(18 if search.tt_log2 != 18 else 16)
     for _ in range(count):
         hands = deal(rng, n_seats, per_hand, cards)
         leader = rng.randrange(n_seats)
@@ -110,23 +111,26 @@ def main(argv=None) -> None:
     ap.add_argument("--runs", type=int, default=3, help="timed runs per deal (median taken)")
     ap.add_argument("--quick", action="store_true", help="fewer deals")
     ap.add_argument("--only", nargs="*", help="deal sets to run (bench_king13 only when named)")
-    ap.add_argument("--tt-log2", type=int, default=20)
+    ap.add_argument("--tt-log2", type=int, default=None,
+                    help="table size (default: what the product uses for the hand size)")
     args = ap.parse_args(argv)
     q = args.quick
-    search = Search(args.tt_log2)
+
+    def search_for(per_hand: int) -> Search:
+        return Search(args.tt_log2 or default_tt_log2(per_hand))
     ua3 = deck(range(7, 15), exclude=(0 * 16 + 12, 3 * 16 + 12))  # 32 cards minus the black aces
     sets = {
-        "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search),
-        "bench_bridge13": lambda: bridge_set("bench_bridge13", 4 if q else 12, 13, args.runs, search),
+        "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search_for(8)),
+        "bench_bridge13": lambda: bridge_set("bench_bridge13", 4 if q else 12, 13, args.runs, search_for(13)),
         "bench_king8": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
-                                        king_penalty_contract(4, 8), args.runs, search),
+                                        king_penalty_contract(4, 8), args.runs, search_for(8)),
         "bench_king8_erajlash": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
-                                                 king_erajlash_contract(4, 8), args.runs, search,
+                                                 king_erajlash_contract(4, 8), args.runs, search_for(8),
                                                  "bench_king8_erajlash"),
         "bench_king10": lambda: king_set("bench_king10", 3 if q else 8, 3, 10, ua3,
-                                         king_penalty_contract(3, 10), args.runs, search),
+                                         king_penalty_contract(3, 10), args.runs, search_for(10)),
         "bench_king13": lambda: king_set("bench_king13", 1, 4, 13, deck(range(2, 15)),
-                                         king_penalty_contract(4, 13), args.runs, search),
+                                         king_penalty_contract(4, 13), args.runs, search_for(13)),
     }
     # The 4-seat 13-card penalty deals take from milliseconds to minutes per seat
     # (one seat of the first deal: ~100 s), so they run only when asked for.

@@ -2,7 +2,7 @@
 #
 # A card is a bit index suit*16 + (rank-2); a set of cards is a uint64 mask.
 # Nothing here holds a Python object: the whole search runs without the GIL.
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t, uint8_t, uint16_t
 
 ctypedef uint64_t u64
 
@@ -60,7 +60,7 @@ cdef struct TTSlot:                # 96 bytes: one signature (what all its entri
     u64 ccnt[CCNT_WORDS]           # per seat, count of each class of the mixed suits, 4 bits each
     uint32_t version               # changes whenever the slot is given to another signature
     int32_t head                   # first chunk of its newest entries, or -1
-    uint8_t gen                    # table generation; a slot of another generation is empty
+    uint16_t gen                   # table generation; a slot of another generation is empty
     uint8_t nchunks                # chunks in the list (at most MAX_CHAIN)
     uint8_t ncards                 # cards left (replacement priority: keep bigger subtrees)
 
@@ -73,7 +73,7 @@ cdef struct TTEntry:               # 56 bytes: the entry found by the exact posi
     int32_t lo                     # lower bound on the side's points from this trick on
     int32_t hi                     # upper bound on the side's points from this trick on
     uint8_t best                   # best lead, or NO_MOVE
-    uint8_t gen                    # table generation; an entry of another generation is empty
+    uint16_t gen                   # table generation; an entry of another generation is empty
     uint8_t ncards                 # cards left (replacement priority: keep bigger subtrees)
 
 
@@ -97,7 +97,7 @@ cdef struct Solver:
     int free_chunk                 # first chunk of the free list (from evicted signatures), or -1
     TTEntry* exact                 # entries by exact position, in BUCKET-entry buckets
     u64 exact_bucket_mask          # number of exact buckets - 1
-    uint8_t gen                    # current table generation
+    uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1
     u64 hands[MAX_SEATS]           # cards still held by each seat

@@ -344,7 +344,7 @@ cdef inline u64 tt_top_cards(Solver* s, TTKey* k, u64 rel) noexcept nogil:
 
 cdef void tt_new_generation(Solver* s) noexcept nogil:
     # Empty the table in O(1): slots of an older generation count as empty.
-    if s.gen == 255:
+    if s.gen == 65535:
         memset(s.slots, 0, (s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot))
         memset(s.exact, 0, (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry))
         s.gen = 1
