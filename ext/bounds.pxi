@@ -34,7 +34,8 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
 cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     # How many tricks seat L can win in a row by leading its top cards of suit su
     # (0 if it does not hold the strongest live card).  In a trump game a side suit
-    # counts only as many rounds as every opponent holding trumps can follow.
+    # counts only as many rounds as every opponent holding trumps (and every
+    # teammate forced to trump) can follow.
     # The cards counted are added to rel (the count depends on their ranks only).
     cdef Rules* r = &s.r
     cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps, top = 0
@@ -51,9 +52,15 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
         k += 1
         x &= ~((<u64>1) << c)
     if k and r.trump >= 0 and su != r.trump:
+        # An opponent holding trumps could ruff once void; any other seat that
+        # holds a trump it must play when void (must-trump) would win the trick
+        # from its teammate and take the lead away: either way only as many
+        # rounds count as each such seat can follow.
         trumps = suit_bits(r.trump)
         for o in range(r.n):
-            if not ((team >> o) & 1) and (s.hands[o] & trumps):
+            if o == L:
+                continue
+            if (s.hands[o] & trumps) and (not ((team >> o) & 1) or (s.hands[o] & r.discard_forced & trumps)):
                 len_o = ks_popcount(s.hands[o] & suit_bits(su))
                 if len_o < k:
                     k = len_o
@@ -65,44 +72,80 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     return k
 
 
-cdef int quick_tricks(Solver* s, u64* rel) noexcept nogil:
+cdef int cash_suits(int* k, u64* m, int must, int need, u64* rel) noexcept nogil:
+    # Pick suits (suit `must` first, if >= 0) in order of most tricks until they
+    # make `need`; add their cards to rel.  Returns the tricks picked.
+    cdef int got = 0, su, best, i
+    cdef int used[4]
+    for su in range(4):
+        used[su] = 0
+    if must >= 0:
+        used[must] = 1
+        got += k[must]
+        rel[0] |= m[must]
+    for i in range(4):
+        if got >= need:
+            break
+        best = -1
+        for su in range(4):
+            if not used[su] and k[su] > 0 and (best < 0 or k[su] > k[best]):
+                best = su
+        if best < 0:
+            break
+        used[best] = 1
+        got += k[best]
+        rel[0] |= m[best]
+    return got
+
+
+cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
     # teammate holds the top card, and that teammate cashes its own top cards.
     # Valid at a trick boundary; 0 when the leader or the teammate holds
-    # lead-restricted cards.  The cards the count rests on are added to rel.
+    # lead-restricted cards.  When at least `need` tricks are found, the cards of
+    # just enough suits to make `need` are added to rel and `need` or more is
+    # returned; otherwise the count (below `need`) and nothing is added.
     cdef Rules* r = &s.r
     cdef int n = r.n, L = s.leader, su, o, q = 0, qp
     cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
-    cdef u64 mq = 0, mp
+    cdef int k[4]
+    cdef int kp[4]
+    cdef u64 m[4]
+    cdef u64 mp[4]
     if s.hands[L] & r.lead_restricted:
         return 0
     for su in range(4):
-        q += cashable(s, L, team, su, &mq)
+        m[su] = 0
+        k[su] = cashable(s, L, team, su, &m[su])
+        q += k[su]
+    if q >= need:
+        return cash_suits(k, m, -1, need, rel)
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue
         qp = 0
-        mp = 0
         for su in range(4):
-            qp += cashable(s, o, team, su, &mp)
+            mp[su] = 0
+            kp[su] = cashable(s, o, team, su, &mp[su])
+            qp += kp[su]
         if qp <= q:
             continue
         # an entry: a suit the leader holds where the teammate can win the first round
         for su in range(4):
-            if (s.hands[L] & suit_bits(su)) and (mp & suit_bits(su)):
+            if (s.hands[L] & suit_bits(su)) and kp[su] > 0:
+                if qp >= need:
+                    return cash_suits(kp, mp, su, need, rel)
                 q = qp
-                mq = mp
                 break
-    rel[0] |= mq
     return q
 
 
-cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* rel) noexcept nogil:
+cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) noexcept nogil:
     # Sure tricks from top trumps: the hand holding the strongest live trump wins
     # one trick with it and with each next-strongest trump it also holds (a top
     # trump wins whatever trick it is played to, and it is played by the end).
-    # Those trumps are added to rel.
+    # tops[i] = the i+1 strongest of those trumps (what a count of i+1 rests on).
     cdef Rules* r = &s.r
     cdef u64 tr = 0, x
     cdef int o, c, k = 0, holder = -1
@@ -122,8 +165,8 @@ cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* rel) noe
             holder = o
         elif o != holder:
             break
+        tops[k] = (tops[k - 1] if k > 0 else 0) | ((<u64>1) << c)
         k += 1
-        rel[0] |= (<u64>1) << c
         x &= ~((<u64>1) << c)
     if holder < 0:
         return

@@ -92,7 +92,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
-    cdef int lb, ub, gain, old_leader, ncards = 0, q, total_ub, k_side, k_opp, mt
+    cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
+    cdef u64 tops[MAX_TRICKS]
     cdef u64 legal, live, crel, mark, acc = 0
     cdef TTKey key
     rel[0] = 0
@@ -118,25 +119,34 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
             # A trick game from here on (no card points, no negative trick points).
             # The leader's team surely wins the next q tricks (cashing top cards);
-            # the holder of the top trumps surely wins one trick with each.
-            crel = 0
-            q = r.tp_pos[s.trick_index + quick_tricks(s, &crel)] - r.tp_pos[s.trick_index]
-            trump_winners(s, &k_side, &k_opp, &crel)
-            if k_side or k_opp:
-                mt = min_trick_points(r, s.trick_index, ncards)
-                k_side *= mt
-                k_opp *= mt
+            # the holder of the top trumps surely wins one trick with each.  Each
+            # bound is tried on its own, asking for just the tricks the cut-off
+            # needs, so that rel names only the cards those tricks rest on.
+            ti = s.trick_index
             if (s.side >> s.leader) & 1:
-                if q > k_side:
-                    k_side = q
-            elif q > k_opp:
-                k_opp = q
-            if k_side >= beta:
-                rel[0] = crel
-                return k_side
-            if total_ub - k_opp < beta:
-                rel[0] = crel
-                return total_ub - k_opp
+                # the side leads: its next j tricks are worth tp(j); enough when >= beta
+                need = 0
+                while need <= ncards and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
+                    need += 1
+                if need <= ncards and quick_tricks(s, need, rel) >= need:
+                    return r.tp_pos[ti + need] - r.tp_pos[ti]
+            else:
+                # the others lead: the side loses the next j tricks' points
+                need = 0
+                while need <= ncards and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
+                    need += 1
+                if need <= ncards and quick_tricks(s, need, rel) >= need:
+                    return total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
+            trump_winners(s, &k_side, &k_opp, tops)
+            mt = min_trick_points(r, ti, ncards)
+            if k_side and mt > 0 and k_side * mt >= beta:
+                need = (beta + mt - 1) // mt if beta > 0 else 1
+                rel[0] = tops[need - 1]
+                return need * mt
+            if k_opp and mt > 0 and total_ub - k_opp * mt < beta:
+                need = (total_ub - beta) // mt + 1
+                rel[0] = tops[need - 1]
+                return total_ub - need * mt
     s.nodes += 1
     legal = legal_plays(s, seat)
     live = live_cards(s)

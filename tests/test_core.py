@@ -262,6 +262,59 @@ def test_partition_entries_hold_for_every_position_they_cover(seed):
         assert dict(s.card_values(hands, leader, [], ti, side)) == cv
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
+    """The same, for what King asks most: one seat alone against the rest in a
+    penalty contract (every trick, or every heart, costs), where the sure-ducker
+    bound cuts whole subtrees and must name the cards it rests on."""
+    rnd = random.Random(seed)
+    n = rnd.choice([3, 4])
+    per_hand = rnd.randint(2, 4)
+    if rnd.random() < 0.5:
+        rules = Rules(n, trump=rnd.choice([-1, -1, 0]), trick_points=[-1] * 13)
+    else:
+        cp = [0] * 64
+        for c in range(16, 16 + 13):
+            cp[c] = -1
+        rules = Rules(n, card_points=cp, trick_points=[0] * 13, lead_restricted=SUIT[1])
+    lens = []
+    for _ in range(n):
+        row = [0] * 4
+        for _ in range(per_hand):
+            row[rnd.randrange(4)] += 1
+        lens.append(row)
+    s = Search(12)
+    s.configure(*rules.args())
+    seat = rnd.randrange(n)
+    leader = (seat + rnd.randrange(1, n)) % n
+    ti = rnd.randint(0, 13 - per_hand)
+    for hands in same_lengths_positions(rnd, n, lens, 12, list(range(2, 15))):
+        v, cv = oracle(rules, hands, leader, [], ti, 1 << seat)
+        assert s.value(hands, leader, [], ti, 1 << seat) == v
+        assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
+
+
+def test_must_trump_partner_takes_the_lead_from_the_casher():
+    """Quick tricks with must-trump (a void follower holding a trump must play
+    one): a partner void in the suit being cashed is forced to ruff the winner and
+    takes the lead, so the casher's other top cards no longer count.  Found by the
+    partition fuzz; the value of leading S3 was 1 where the oracle says 0."""
+    rules = Rules(4, trump=D, trick_points=[1, 0, 2, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1],
+                  discard_forced=SUIT[D])
+    hands = [mask(card(H, 5), card(D, 11), card(C, 8), card(C, 11)),
+             mask(card(S, 5), card(S, 13), card(H, 12), card(H, 13)),
+             mask(card(S, 10), card(H, 3), card(H, 6), card(C, 14)),
+             mask(card(S, 3), card(H, 8), card(D, 6), card(C, 3))]
+    side = 0b1010
+    s = Search(12)
+    s.configure(*rules.args())
+    v, cv = oracle(rules, hands, 3, [], 9, side)
+    assert cv[card(S, 3)] == 0
+    assert s.value(hands, 3, [], 9, side) == v
+    assert dict(s.card_values(hands, 3, [], 9, side)) == cv
+
+
 def test_a_representative_card_passes_its_rank_to_its_group():
     """The case the partition test found: seat 2 (last to play) holds D10 D13 over
     seat 1's D6.  D10 and D13 are one move; D13 is searched and wins by rank.  A
