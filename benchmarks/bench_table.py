@@ -50,7 +50,7 @@ def layouts(variant, count: int) -> list[Layout]:
     return out
 
 
-def bench_tables(vid: str, n_layouts: int, runs: int) -> None:
+def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None) -> None:
     variant = get_variant(vid)
     contracts = all_contracts(variant)
     per_layout = []
@@ -59,7 +59,7 @@ def bench_tables(vid: str, n_layouts: int, runs: int) -> None:
     for lay in layouts(variant, n_layouts):
         times = []
         for _ in range(runs):
-            solver = Solver(default_tt_log2(lay.hand_size))
+            solver = Solver(tt_log2 or default_tt_log2(lay.hand_size))
             t_all = 0.0
             for c in contracts:
                 deal = Deal.from_layout(c, lay, 0)
@@ -105,12 +105,14 @@ def main(argv=None) -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=["ru4", "ua3", "king52"])
     ap.add_argument("--contracts", nargs="*", help="king52 contract names (default: all)")
+    ap.add_argument("--tt-log2", type=int, default=None,
+                    help="table size for ru4/ua3 (default: what the product uses)")
     args = ap.parse_args(argv)
     for vid in args.only:
         if vid == "king52":
             bench_king52(args.layouts, args.runs, args.contracts)
         else:
-            bench_tables(vid, args.layouts, args.runs)
+            bench_tables(vid, args.layouts, args.runs, args.tt_log2)
 
 
 if __name__ == "__main__":

@@ -166,6 +166,8 @@ cdef class Search:
         self.s.gen = 1
         self.s.side = -1
         self.s.single = -1
+        self.s.use_exact = False
+        self.s.max_chain = SHORT_CHAIN
         self.configured = False
         self.busy = False
         self._config = None
@@ -337,6 +339,12 @@ cdef class Search:
         s.trick = s.tstack[trick_index]
         for i2 in range(MAX_SEATS):
             s.trick[i2] = tm[i2]
+        deep = remaining + trick_index > SHORT_HAND
+        if deep != s.use_exact:
+            # the table is organised for short or for long deals: start afresh
+            tt_new_generation(s)
+            s.use_exact = deep
+            s.max_chain = MAX_CHAIN if deep else SHORT_CHAIN
         if side != s.side:
             tt_new_generation(s)
             s.side = side

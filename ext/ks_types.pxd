@@ -48,7 +48,9 @@ cdef struct Rules:
 cdef enum:
     CHUNK = 3                      # table entries per chunk
     CCNT_WORDS = 4                 # words of per-seat class counts in a signature
-    MAX_CHAIN = 32                 # chunks of a signature's newest entries (the oldest recycled)
+    MAX_CHAIN = 32                 # chunks of a signature's newest entries, long deals (the oldest recycled)
+    SHORT_CHAIN = 8                # the same for hands of up to SHORT_HAND cards
+    SHORT_HAND = 10
     BUCKET = 4                     # signature slots, or exact entries, per bucket
 
 
@@ -100,6 +102,8 @@ cdef struct Solver:
     uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1
+    int max_chain                  # chunks a signature keeps (SHORT_CHAIN or MAX_CHAIN)
+    bint use_exact                 # index entries by exact position too (long deals only)
     u64 hands[MAX_SEATS]           # cards still held by each seat
     int leader                     # seat that led (or leads) the current trick
     int np                         # cards already played to the current trick

@@ -26,12 +26,14 @@
 # Layout: a signature (leader, trick, lengths, classes, and the live cards of
 # any suit keyed by absolute position) has a slot in `slots` (4-slot buckets;
 # a full bucket evicts the signature of the smallest subtree, or its last
-# slot).  A signature's newest entries sit in a short list of 3-entry chunks
-# (an entry that settles a probe moves to its front; when the list is full its
-# oldest chunk is recycled), scanned with each entry's mask.  Every entry is
-# also indexed by its exact position in `exact` (4-entry buckets keeping the
-# biggest subtrees), with the mask of its partition, so it is still found
-# from its own position once it has left the list.  A slot's version changes
+# slot).  A signature's newest entries sit in a list of 3-entry chunks (an
+# entry that settles a probe moves to its front; when the list is full — 8
+# chunks in deals of up to ten cards a hand, 32 in longer ones — its oldest
+# chunk is recycled), scanned with each entry's mask.  In the longer deals
+# every entry is also indexed by its exact position in `exact` (4-entry
+# buckets keeping the biggest subtrees), with the mask of its partition, so it
+# is still found from its own position once it has left the list (short deals
+# gain nothing from that index: measured, same nodes, more time).  A slot's version changes
 # when it is given to another signature, which retires its exact entries; its
 # chunks go to a free list.  Only when the chunks run out is the whole table
 # emptied (a new generation).
@@ -305,7 +307,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
             if first[0] < 0 and ch.best[j] != NO_MOVE:
                 first[0] = tt_decode_move(k, ch.best[j])
         ci = ch.next
-    cdef TTEntry* e = tt_exact_find(s, sl, k)
+    cdef TTEntry* e = tt_exact_find(s, sl, k) if s.use_exact else NULL
     if e != NULL:
         if not hit:
             s.tt_hits += 1
@@ -419,14 +421,16 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
                     ch.hi[j] = hi
                 if best >= 0:
                     ch.best[j] = b
-                tt_exact_store(s, sl, k, em, ch.lo[j], ch.hi[j], ch.best[j])
+                if s.use_exact:
+                    tt_exact_store(s, sl, k, em, ch.lo[j], ch.hi[j], ch.best[j])
                 return
         prev = last
         last = ci
         ci = ch.next
-    tt_exact_store(s, sl, k, em, lo, hi, b)
+    if s.use_exact:
+        tt_exact_store(s, sl, k, em, lo, hi, b)
     if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
-        if sl.nchunks >= MAX_CHAIN:
+        if sl.nchunks >= s.max_chain:
             # the list is full: recycle its oldest chunk as the head (its
             # entries stay findable from their own positions in `exact`)
             if prev >= 0:
