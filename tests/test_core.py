@@ -210,6 +210,17 @@ def test_warm_table_across_sides_and_queries():
             assert dict(s.card_values(hands, leader, trick, 0, side)) == cv
 
 
+def random_lengths(rnd: random.Random, n, per_hand):
+    """lens[seat][suit]: how many cards of each suit each of n seats holds."""
+    lens = []
+    for _ in range(n):
+        row = [0] * 4
+        for _ in range(per_hand):
+            row[rnd.randrange(4)] += 1
+        lens.append(row)
+    return lens
+
+
 def same_lengths_positions(rnd: random.Random, n, lens, count, ranks):
     """`count` positions in which seat i holds lens[i][suit] cards of each suit,
     with the ranks and their owners drawn afresh every time."""
@@ -242,12 +253,7 @@ def test_partition_entries_hold_for_every_position_they_cover(seed):
         rules = Rules(n, trump=rnd.choice([-1, 0, 1, 2, 3]), inverted=rnd.random() < 0.3)
     else:
         rules = random_rules(rnd, n, 13, sparse=rnd.random() < 0.5)
-    lens = []
-    for _ in range(n):
-        row = [0] * 4
-        for _ in range(per_hand):
-            row[rnd.randrange(4)] += 1
-        lens.append(row)
+    lens = random_lengths(rnd, n, per_hand)
     ranks = list(range(2, 15)) if rnd.random() < 0.5 else [2, 3, 9, 10, 11, 12, 13, 14]
     if max(sum(lens[i][su] for i in range(n)) for su in range(4)) > len(ranks):
         ranks = list(range(2, 15))
@@ -278,12 +284,7 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
         for c in range(16, 16 + 13):
             cp[c] = -1
         rules = Rules(n, card_points=cp, trick_points=[0] * 13, lead_restricted=SUIT[1])
-    lens = []
-    for _ in range(n):
-        row = [0] * 4
-        for _ in range(per_hand):
-            row[rnd.randrange(4)] += 1
-        lens.append(row)
+    lens = random_lengths(rnd, n, per_hand)
     s = Search(12)
     s.configure(*rules.args())
     seat = rnd.randrange(n)
