@@ -42,7 +42,8 @@ from libc.stdlib cimport malloc, calloc, free
 
 
 cdef struct TTKey:
-    u64 key[MAX_SEATS]             # per-seat owner bits over the compression mask
+    u64 key[3]                     # owner bits of seats 0..2 over the compression mask
+                                   # (seat 3 holds every other live position)
     u64 meta                       # leader | trick index << 2 | per-suit fields << 6
     u64 cls[2]                     # classes of the live cards of the mixed suits, in order
     u64 lens                       # length of each seat's holding of each suit, 4 bits each
@@ -50,7 +51,7 @@ cdef struct TTKey:
     u64 forced                     # cards every entry must keep (mixed and absolute suits)
     u64 absl                       # live cards of the suits keyed by absolute position
     u64 ccnt[CCNT_WORDS]           # per seat, count of each class of the mixed suits, 4 bits each
-    u64 hash                       # hash of the signature (meta, lens, cls)
+    u64 hash                       # hash of the signature (meta, lens, cls, absl, ccnt)
 
 
 cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
@@ -135,7 +136,7 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     k.cmask = m
     k.forced = forced
     k.absl = absl
-    for i in range(MAX_SEATS):
+    for i in range(3):
         k.key[i] = ks_pext(s.hands[i], m)
     h = (meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
          + k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
@@ -227,17 +228,12 @@ cdef inline TTEntry* tt_exact_find(Solver* s, TTSlot* sl, TTKey* k) noexcept nog
 
 cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi,
                          uint8_t best) noexcept nogil:
-    # Index the entry (em, lo, hi) by this exact position.  The tighter bounds of
-    # an entry already there for the position are kept with their own mask.
+    # Index the entry (em, lo, hi) by this exact position.  An entry already there
+    # for the position is tightened if it has the same mask, else replaced.
     cdef int slot = <int>(sl - s.slots), i
     cdef TTEntry* b = s.exact + (tt_exact_hash(slot, k.key[0], k.key[1], k.key[2])
                                  & s.exact_bucket_mask) * BUCKET
-    cdef TTEntry* v = NULL
-    for i in range(BUCKET):
-        if (b[i].gen == s.gen and b[i].slot == slot and b[i].version == sl.version
-                and b[i].key[0] == k.key[0] and b[i].key[1] == k.key[1] and b[i].key[2] == k.key[2]):
-            v = b + i
-            break
+    cdef TTEntry* v = tt_exact_find(s, sl, k)
     if v != NULL and v.pmask == em:
         if lo > v.lo:
             v.lo = lo
@@ -270,6 +266,20 @@ cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi
     v.ncards = sl.ncards
 
 
+cdef inline bint tt_settles(int lo, int hi, u64 m, TTKey* k, int beta, int* value,
+                            u64* rel) noexcept nogil:
+    # Does the entry (lo, hi) on mask m settle the test against beta?  If so,
+    # value = the bound and rel = the cards of the mask, in this position.
+    if lo >= beta:
+        value[0] = lo
+    elif hi < beta:
+        value[0] = hi
+    else:
+        return False
+    rel[0] = ks_pdep(m, k.cmask)
+    return True
+
+
 cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
                            int* first) noexcept nogil:
     # Every entry whose partition holds this position: if one settles the test
@@ -294,14 +304,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
             if not hit:
                 hit = True
                 s.tt_hits += 1
-            if ch.lo[j] >= beta:
-                value[0] = ch.lo[j]
-                rel[0] = ks_pdep(m, k.cmask)
-                tt_to_front(s, sl, ch, j)
-                return True
-            if ch.hi[j] < beta:
-                value[0] = ch.hi[j]
-                rel[0] = ks_pdep(m, k.cmask)
+            if tt_settles(ch.lo[j], ch.hi[j], m, k, beta, value, rel):
                 tt_to_front(s, sl, ch, j)
                 return True
             if first[0] < 0 and ch.best[j] != NO_MOVE:
@@ -311,13 +314,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
     if e != NULL:
         if not hit:
             s.tt_hits += 1
-        if e.lo >= beta:
-            value[0] = e.lo
-            rel[0] = ks_pdep(e.pmask, k.cmask)
-            return True
-        if e.hi < beta:
-            value[0] = e.hi
-            rel[0] = ks_pdep(e.pmask, k.cmask)
+        if tt_settles(e.lo, e.hi, e.pmask, k, beta, value, rel):
             return True
         if first[0] < 0 and e.best != NO_MOVE:
             first[0] = tt_decode_move(k, e.best)
@@ -361,11 +358,10 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
     # bucket, else the one of the smallest subtree (if not bigger than this
     # one), else the bucket's last.  An evicted signature's chunks are freed.
     cdef TTSlot* b = s.slots + (k.hash & s.slot_bucket_mask) * BUCKET
-    cdef TTSlot* sl = NULL
+    cdef TTSlot* sl = tt_find(s, k)
     cdef int i, ci
-    for i in range(BUCKET):
-        if b[i].gen == s.gen and tt_slot_is(b + i, k):
-            return b + i
+    if sl != NULL:
+        return sl
     for i in range(BUCKET):
         if b[i].gen != s.gen:
             sl = b + i
