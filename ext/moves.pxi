@@ -133,7 +133,19 @@ cdef int predict_winner(Solver* s, int seat, int c) noexcept nogil:
     return w_seat
 
 
-cdef int move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
+cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
+    # Minus the replies the seats outside the leader's team have to a lead of su.
+    cdef int o, w = 0, k
+    cdef int team = s.side if (s.side >> leader) & 1 else ~s.side
+    for o in range(s.r.n):
+        if (team >> o) & 1:
+            continue
+        k = ks_popcount(s.hands[o] & suit_bits(su))
+        w -= k if k else ks_popcount(s.hands[o]) + 1
+    return w
+
+
+cdef int64_t move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
     # Heuristic ordering score (higher is tried first).  Exactness never depends on it.
     cdef Rules* r = &s.r
     cdef int np = s.np, k, wseat, pts, value, st = strength(r, c)
@@ -145,28 +157,33 @@ cdef int move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
     want = pts > 0 or (pts == 0 and r.sign > 0)
     wseat = predict_winner(s, seat, c)
     team_wins = ((s.side >> wseat) & 1) == my_side
-    # The trick's worth to my team as predicted, then the card's rank.
+    # The trick's worth to my team as predicted; for a lead, then the suit
+    # that leaves the other team fewest replies (its holding in the suit, or
+    # the whole hand when void: the smaller subtree first, DDS's suit weight);
+    # then the card's rank.
     value = pts if (s.side >> wseat) & 1 else 0
     if not my_side:
         value = -value
+    value *= 64
     if want:
-        value = value * 64 - st
-    else:
-        value = value * 64 + st
-        if np > 0 and (c >> 4) != (s.trick[0] >> 4) and not team_wins:
-            # a discard onto the other team's trick: shed what hurts us most
-            value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
-    return value
+        st = -st
+    elif np > 0 and (c >> 4) != (s.trick[0] >> 4) and not team_wins:
+        # a discard onto the other team's trick: shed what hurts us most
+        value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
+    if np == 0:
+        return (<int64_t>value * 4096 + lead_suit_weight(s, seat, c >> 4)) * 32 + st
+    return <int64_t>value * 4096 * 32 + st
 
 
 cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups, int first, u64 live) noexcept nogil:
     # Sort the move classes by score; the class holding `first` (a table move) goes first.
-    cdef int score[MAX_MOVES]
-    cdef int i, j, ts, tr
+    cdef int64_t score[MAX_MOVES]
+    cdef int64_t ts
+    cdef int i, j, tr
     cdef u64 tg
     for i in range(nm):
         if first >= 0 and (groups[i] >> first) & 1:
-            score[i] = VAL_INF
+            score[i] = <int64_t>1 << 60
         else:
             score[i] = move_score(s, seat, reps[i], live)
     for i in range(1, nm):
