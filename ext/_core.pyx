@@ -153,15 +153,11 @@ cdef class Search:
         self.s.n_chunks = 1 << (tt_log2 - 1)
         self.s.free_chunk = -1
         self.s.exact_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
-        self.s.slots = <TTSlot*>calloc((self.s.slot_bucket_mask + 1) * BUCKET, sizeof(TTSlot))
-        self.s.chunks = <TTChunk*>malloc(self.s.n_chunks * sizeof(TTChunk))
-        self.s.exact = <TTEntry*>calloc((self.s.exact_bucket_mask + 1) * BUCKET, sizeof(TTEntry))
+        self.s.slots = <TTSlot*>ks_table_alloc(self._slots_size())
+        self.s.chunks = <TTChunk*>ks_table_alloc(self._chunks_size())
+        self.s.exact = <TTEntry*>ks_table_alloc(self._exact_size())
         if self.s.slots == NULL or self.s.chunks == NULL or self.s.exact == NULL:
-            free(self.s.slots)
-            free(self.s.chunks)
-            free(self.s.exact)
-            free(self.s)
-            self.s = NULL
+            self._free()
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
         self.s.gen = 1
         self.s.side = -1
@@ -175,13 +171,26 @@ cdef class Search:
     def __init__(self, int tt_log2=DEF_TT_LOG2):
         pass
 
-    def __dealloc__(self):
+    cdef size_t _slots_size(self):
+        return (self.s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot)
+
+    cdef size_t _chunks_size(self):
+        return self.s.n_chunks * sizeof(TTChunk)
+
+    cdef size_t _exact_size(self):
+        return (self.s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
+
+    cdef void _free(self):
+        # the table (ks_table_free ignores NULL) and the solver
         if self.s != NULL:
-            free(self.s.slots)
-            free(self.s.chunks)
-            free(self.s.exact)
+            ks_table_free(self.s.slots, self._slots_size())
+            ks_table_free(self.s.chunks, self._chunks_size())
+            ks_table_free(self.s.exact, self._exact_size())
             free(self.s)
             self.s = NULL
+
+    def __dealloc__(self):
+        self._free()
 
     def configure(self, int n_seats, int trump, bint inverted, card_points, trick_points,
                   lead_restricted, discard_forced):

@@ -6,6 +6,8 @@
 static inline int ks_popcount(uint64_t x) { return __builtin_popcountll(x); }
 static inline int ks_ctz(uint64_t x) { return __builtin_ctzll(x); }
 static inline int ks_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+/* Start loading the cache line at p (a hint; never faults). */
+static inline void ks_prefetch(const void* p) { __builtin_prefetch(p); }
 
 /* Parallel bit extract: the bits of x at the positions set in m, packed low.
    On x86-64 the BMI2 instruction is used when the running CPU has it (checked

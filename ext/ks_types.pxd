@@ -10,9 +10,14 @@ cdef extern from "bits.h" nogil:
     int ks_popcount(u64 x)
     int ks_ctz(u64 x)
     int ks_msb(u64 x)
+    void ks_prefetch(const void* p)
     u64 ks_pext(u64 x, u64 m)
     u64 ks_pdep(u64 x, u64 m)
     void ks_init_cpu()
+
+cdef extern from "mem.h" nogil:
+    void* ks_table_alloc(size_t size)
+    void ks_table_free(void* p, size_t size)
 
 # Limits.
 cdef enum:

@@ -204,8 +204,10 @@ cdef inline int tt_decode_move(TTKey* k, int b) noexcept nogil:
     return ks_ctz(ms)
 
 
-cdef inline u64 tt_exact_hash(int slot, u64 k0, u64 k1, u64 k2) noexcept nogil:
-    cdef u64 h = ((<u64>slot) * <u64>0x9E3779B97F4A7C15ULL + k0 * <u64>0x165667B19E3779F9ULL
+cdef inline u64 tt_exact_hash(u64 sig, u64 k0, u64 k1, u64 k2) noexcept nogil:
+    # From the signature's hash and the owners, not the slot: the bucket is
+    # known (and prefetched) before the slot is found.
+    cdef u64 h = (sig * <u64>0x9E3779B97F4A7C15ULL + k0 * <u64>0x165667B19E3779F9ULL
                   + k1 * <u64>0xD6E8FEB86659FD93ULL + k2 * <u64>0xFF51AFD7ED558CCDULL)
     h ^= h >> 31
     h *= <u64>0xBF58476D1CE4E5B9ULL
@@ -216,7 +218,7 @@ cdef inline u64 tt_exact_hash(int slot, u64 k0, u64 k1, u64 k2) noexcept nogil:
 cdef inline TTEntry* tt_exact_find(Solver* s, TTSlot* sl, TTKey* k) noexcept nogil:
     # The entry stored for exactly this position, or NULL.
     cdef int slot = <int>(sl - s.slots), j
-    cdef TTEntry* e = s.exact + (tt_exact_hash(slot, k.key[0], k.key[1], k.key[2])
+    cdef TTEntry* e = s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
                                  & s.exact_bucket_mask) * BUCKET
     for j in range(BUCKET):
         if (e.gen == s.gen and e.slot == slot and e.version == sl.version and e.key[0] == k.key[0]
@@ -231,7 +233,7 @@ cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi
     # Index the entry (em, lo, hi) by this exact position.  An entry already there
     # for the position is tightened if it has the same mask, else replaced.
     cdef int slot = <int>(sl - s.slots), i
-    cdef TTEntry* b = s.exact + (tt_exact_hash(slot, k.key[0], k.key[1], k.key[2])
+    cdef TTEntry* b = s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
                                  & s.exact_bucket_mask) * BUCKET
     cdef TTEntry* v = tt_exact_find(s, sl, k)
     if v != NULL and v.pmask == em:
@@ -285,11 +287,16 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
     # Every entry whose partition holds this position: if one settles the test
     # against beta, value = its bound and rel = the cards it depends on (True).
     # Otherwise first = a stored best lead, if any (False).
-    cdef TTSlot* sl = tt_find(s, k)
+    cdef TTSlot* sl
     cdef TTChunk* ch
     cdef int ci, j
     cdef u64 m
     cdef bint hit = False
+    if s.use_exact:
+        # its cache line loads while the signature's bucket is searched
+        ks_prefetch(s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
+                               & s.exact_bucket_mask) * BUCKET)
+    sl = tt_find(s, k)
     s.tt_probes += 1
     if sl == NULL:
         return False
