@@ -363,13 +363,19 @@ cdef class Search:
                     s.single = i2
         return 0
 
-    def value(self, hands, int leader, trick, int trick_index, int side):
-        """Points the side's seats win from this position to the end (side max, others min)."""
-        cdef int v
+    def value(self, hands, int leader, trick, int trick_index, int side, guess=None):
+        """Points the side's seats win from this position to the end (side max, others min).
+
+        ``guess``, if given, is where the search starts narrowing (a good guess
+        saves probes; any integer gives the same value)."""
+        cdef int v, g = 0
+        cdef bint use_guess = guess is not None
+        if use_guess:
+            g = _as_int32(int(guess), "guess")
         self._load(hands, leader, trick, trick_index, side)
         try:
             with nogil:
-                v = solve_value(self.s, 0, False)
+                v = solve_value(self.s, g, use_guess)
         finally:
             self.busy = False
         return v

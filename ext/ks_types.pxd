@@ -28,6 +28,7 @@ cdef enum:
     VAL_INF = 1000000000   # larger than any reachable point total
     NO_MOVE = 255          # "no best move" in a table entry
     BISECT_SPAN = 8        # the driver bisects while the value interval is wider than this
+    GUESS_STEP = 4         # the driver's first step away from a given guess
 
 
 cdef struct Rules:

@@ -107,11 +107,17 @@ class Solver:
     def _base(self, deal: Deal, side: int) -> int:
         return deal.rules.seat_base * count(side)
 
-    def value(self, deal: Deal, side: int) -> int:
-        """Points ``side`` (bitmask of 0-based seats) takes from here with best play."""
+    def value(self, deal: Deal, side: int, guess: int | None = None) -> int:
+        """Points ``side`` (bitmask of 0-based seats) takes from here with best play.
+
+        ``guess`` (optional, same units as the value) is where the search starts
+        narrowing: a close guess saves work, and any guess gives the same value."""
         if deal.position.finished:
             return self._base(deal, side)
-        return self._search.value(*self._args(deal, side)) + self._base(deal, side)
+        base = self._base(deal, side)
+        if guess is not None:
+            guess = min(max(int(guess) - base, -(1 << 30)), 1 << 30)
+        return self._search.value(*self._args(deal, side), guess) + base
 
     def reaches(self, deal: Deal, side: int, target: int) -> bool:
         """Can ``side`` take at least ``target`` points from here with best play?

@@ -82,11 +82,45 @@ class Table:
         return count(self.layout.hands[self.leader])
 
 
-def seat_values(solver, contract: Contract, layout: Layout, leader: int) -> tuple:
-    """The value of each seat alone against the rest (0-based order)."""
+def seat_values(solver, contract: Contract, layout: Layout, leader: int, guesses=None) -> tuple:
+    """The value of each seat alone against the rest (0-based order).
+    ``guesses``: a first guess per seat for the search (speed only), or None."""
     from .solver import Deal
     deal = Deal.from_layout(contract, layout, leader)
-    return tuple(solver.value(deal, 1 << k) for k in range(contract.variant.n_seats))
+    n = contract.variant.n_seats
+    if guesses is None:
+        return tuple(solver.value(deal, 1 << k) for k in range(n))
+    return tuple(solver.value(deal, 1 << k, guesses[k]) for k in range(n))
+
+
+def _points(rules) -> tuple:
+    return tuple(rules.card_points) + tuple(rules.trick_points)
+
+
+def guesses_from_parts(rules, solved) -> tuple | None:
+    """A first guess per seat for a contract whose points are the sum of the
+    points of contracts already solved on the same layout (erajlash: all the
+    penalties at once; its positive mirror likewise): the sum of their values.
+    ``solved`` holds (rules, values) pairs.  The parts are the solved contracts
+    of the same rank order whose every nonzero point has the sign of this
+    contract's point there; at least two of them must add up to exactly this
+    contract's points (leaving one out if need be), otherwise None."""
+    target = _points(rules)
+    parts = []
+    for r, values in solved:
+        pts = _points(r)
+        if r.inverted != rules.inverted or len(pts) != len(target) or not any(pts):
+            continue
+        if all(p == 0 or (p > 0) == (q > 0) and q != 0 for p, q in zip(pts, target)):
+            parts.append((r, pts, values))
+    n = len(solved[0][1]) if solved else 0
+    for skip in [None] + list(range(len(parts))):
+        use = [x for i, x in enumerate(parts) if i != skip]
+        if len(use) < 2:
+            continue
+        if tuple(map(sum, zip(*(pts for _, pts, _ in use)))) == target:
+            return tuple(sum(v[k] - r.seat_base for r, _, v in use) + rules.seat_base for k in range(n))
+    return None
 
 
 def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, contracts=None,
@@ -100,8 +134,13 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     layout.check(variant)
     lead = layout.first if leader is None else leader
     table = Table(variant, layout, lead)
+    from .solver import Deal
+    solved = []
     for contract in (all_contracts(variant) if contracts is None else contracts):
-        table.rows.append(TableRow(contract, seat_values(solver, contract, layout, lead)))
+        rules = Deal.from_layout(contract, layout, lead).rules
+        values = seat_values(solver, contract, layout, lead, guesses_from_parts(rules, solved))
+        solved.append((rules, values))
+        table.rows.append(TableRow(contract, values))
         if progress is not None:
             progress()
     return table
@@ -112,7 +151,7 @@ class ReferenceSolver:
     interface (``value(deal, side)``, ``card_values(deal, side)``): the oracle
     for small positions (a few cards a hand), far too slow for whole deals."""
 
-    def value(self, deal, side: int) -> int:
+    def value(self, deal, side: int, guess=None) -> int:
         from . import reference
         return reference.value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
 

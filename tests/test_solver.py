@@ -82,6 +82,10 @@ def test_card_values_line_and_complement(vid, seed, data):
     value = SOLVER.value(deal, side)
     maximise = bool(side >> deal.position.to_move & 1)
     assert value == (max(want.values()) if maximise else min(want.values()))
+    # a first guess, good or bad, changes only the work, never the value
+    for guess in (value, value - 1, value + 3, data.draw(st.integers(-400, 400)), -(10 ** 12)):
+        SOLVER._search.clear()
+        assert SOLVER.value(deal, side, guess) == value, guess
     # the zero-window question agrees with the value on both sides of it
     assert SOLVER.reaches(deal, side, value) and not SOLVER.reaches(deal, side, value + 1)
     assert SOLVER.reaches(deal, side, value - 5) and not SOLVER.reaches(deal, side, value + 5)

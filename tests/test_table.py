@@ -14,7 +14,7 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRulesError
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver
-from kingsolve.table import ReferenceSolver, all_contracts, make_table, parse_contracts
+from kingsolve.table import ReferenceSolver, all_contracts, contract_label, guesses_from_parts, make_table, parse_contracts
 from kingsolve.variants import get_variant
 
 # Three seats, two cards each: seat 1 ♥A7, seat 2 ♥K8, seat 3 ♠K8.
@@ -69,6 +69,30 @@ def test_native_grid_equals_reference(vid, hand_size, seed):
         want = tuple(reference.value(deal.rules, deal.position, 1 << k) + deal.rules.seat_base
                      for k in range(v.n_seats))
         assert row.values == want, (str(lay), leader + 1, row.contract)
+
+
+@pytest.mark.parametrize("vid", ["ru4", "ua3", "ru3"])
+def test_erajlash_is_guessed_from_its_parts(vid):
+    """erajlash scores every penalty at once (RULES.md), so the table starts its
+    search at the sum of the penalty rows' values; its positive mirror likewise.
+    Trump games and misère get no guess (their points are no sum of others')."""
+    variant = get_variant(vid)
+    layout = random_layout(variant, 3, 7)
+    solved, by_label = [], {}
+    for c in all_contracts(variant):
+        rules = Deal.from_layout(c, layout, 0).rules
+        values = tuple(range(10 * len(solved), 10 * len(solved) + variant.n_seats))  # any distinct values
+        by_label[contract_label(c)] = (rules, values, guesses_from_parts(rules, solved))
+        solved.append((rules, values))
+    for name, sign in (("erajlash", "no"), ("plus-erajlash", "plus")):
+        parts = [label for label in by_label
+                 if label.startswith(sign + "-") and label != name]
+        assert len(parts) >= 5
+        want = tuple(sum(by_label[p][1][k] for p in parts) for k in range(variant.n_seats))
+        assert by_label[name][2] == want, (name, parts)
+    for label, (_, _, guess) in by_label.items():
+        if label not in ("erajlash", "plus-erajlash"):
+            assert guess is None, label
 
 
 def test_parse_contracts():
