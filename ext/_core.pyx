@@ -268,6 +268,10 @@ cdef class Search:
             r.tp_neg[i2 + 1] = r.tp_neg[i2] + (r.trick_points[i2] if r.trick_points[i2] < 0 else 0)
         r.lead_restricted = lr
         r.discard_forced = df
+        # Ordering scale: the points of an average trick (at least one), in
+        # move_score's units of 1/64 point, over LEAD_REPLIES_PER_TRICK replies.
+        k = (sum(abs(x) for x in cp) + sum(abs(x) for x in tp)) // max(len(tp), 1)
+        r.lead_weight = max(k, 1) * 64 // LEAD_REPLIES_PER_TRICK
         # Attribute classes: cards alike in points and restrictions; plain cards are class 0.
         classes = {(0, 0, 0): 0}
         for i2 in range(64):

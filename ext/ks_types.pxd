@@ -28,6 +28,7 @@ cdef enum:
     VAL_INF = 1000000000   # larger than any reachable point total
     NO_MOVE = 255          # "no best move" in a table entry
     BISECT_SPAN = 8        # the driver bisects while the value interval is wider than this
+    LEAD_REPLIES_PER_TRICK = 4  # see Rules.lead_weight
     GUESS_STEP = 4         # the driver's first step away from a given guess
 
 
@@ -49,6 +50,7 @@ cdef struct Rules:
     u64 class_mask[64]             # the cards of each attribute class
     int n_classes                  # attribute classes in use
     u64 stronger[64]               # cards of the same suit that beat this card
+    int lead_weight                # move ordering: a lead's worth per reply it leaves the other team
 
 
 cdef enum:

@@ -157,10 +157,12 @@ cdef int64_t move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
     want = pts > 0 or (pts == 0 and r.sign > 0)
     wseat = predict_winner(s, seat, c)
     team_wins = ((s.side >> wseat) & 1) == my_side
-    # The trick's worth to my team as predicted; for a lead, then the suit
-    # that leaves the other team fewest replies (its holding in the suit, or
-    # the whole hand when void: the smaller subtree first, DDS's suit weight);
-    # then the card's rank.
+    # The trick's worth to my team as predicted, then the card's rank.  A lead
+    # also weighs the replies it leaves the other team (their holdings in the
+    # suit, or whole hands when void): fewer replies, a smaller subtree (DDS's
+    # suit weight).  LEAD_REPLIES_PER_TRICK replies count as much as an
+    # average trick's points (Rules.lead_weight; measured best at 4 on bridge
+    # and King deals alike).
     value = pts if (s.side >> wseat) & 1 else 0
     if not my_side:
         value = -value
@@ -171,8 +173,8 @@ cdef int64_t move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
         # a discard onto the other team's trick: shed what hurts us most
         value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
     if np == 0:
-        return (<int64_t>value * 4096 + lead_suit_weight(s, seat, c >> 4)) * 32 + st
-    return <int64_t>value * 4096 * 32 + st
+        return (<int64_t>value + lead_suit_weight(s, seat, c >> 4) * r.lead_weight) * 32 + st
+    return <int64_t>value * 32 + st
 
 
 cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups, int first, u64 live) noexcept nogil:
