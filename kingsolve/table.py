@@ -97,52 +97,124 @@ def _points(rules) -> tuple:
     return tuple(rules.card_points) + tuple(rules.trick_points)
 
 
-def guesses_from_parts(rules, solved) -> tuple | None:
-    """A first guess per seat for a contract whose points are the sum of the
-    points of contracts already solved on the same layout (erajlash: all the
-    penalties at once; its positive mirror likewise): the sum of their values.
-    ``solved`` holds (rules, values) pairs.  The parts are the solved contracts
-    of the same rank order whose every nonzero point has the sign of this
-    contract's point there; at least two of them must add up to exactly this
-    contract's points (leaving one out if need be), otherwise None."""
+def find_parts(rules, earlier) -> list[int] | None:
+    """Indices into ``earlier`` (the rules of contracts solved before) of the
+    contracts whose points add up to this contract's (erajlash: all the
+    penalties at once; its positive mirror likewise), or None.  A part has the
+    same rank order and every nonzero point of the sign of this contract's
+    point there; at least two parts must add up to exactly this contract's
+    points (one candidate may be left out)."""
     target = _points(rules)
-    parts = []
-    for r, values in solved:
+    cand = []
+    for i, r in enumerate(earlier):
         pts = _points(r)
         if r.inverted != rules.inverted or len(pts) != len(target) or not any(pts):
             continue
         if all(p == 0 or (p > 0) == (q > 0) and q != 0 for p, q in zip(pts, target)):
-            parts.append((r, pts, values))
-    n = len(solved[0][1]) if solved else 0
-    for skip in [None] + list(range(len(parts))):
-        use = [x for i, x in enumerate(parts) if i != skip]
-        if len(use) < 2:
-            continue
-        if tuple(map(sum, zip(*(pts for _, pts, _ in use)))) == target:
-            return tuple(sum(v[k] - r.seat_base for r, _, v in use) + rules.seat_base for k in range(n))
+            cand.append((i, pts))
+    for skip in [None] + list(range(len(cand))):
+        use = [x for k, x in enumerate(cand) if k != skip]
+        if len(use) >= 2 and tuple(map(sum, zip(*(pts for _, pts in use)))) == target:
+            return [i for i, _ in use]
     return None
 
 
+def guess_from_parts(rules, parts) -> tuple:
+    """A first guess per seat: the sum of the parts' values.  ``parts`` holds
+    the (rules, values) of each part (see :func:`find_parts`)."""
+    n = len(parts[0][1])
+    return tuple(sum(v[k] - r.seat_base for r, v in parts) + rules.seat_base for k in range(n))
+
+
+def guesses_from_parts(rules, solved) -> tuple | None:
+    """A first guess per seat from the contracts already solved on the same
+    layout, ``solved`` holding (rules, values) pairs; None when this contract's
+    points are no sum of theirs (:func:`find_parts`)."""
+    idx = find_parts(rules, [r for r, _ in solved])
+    return None if idx is None else guess_from_parts(rules, [solved[i] for i in idx])
+
+
 def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, contracts=None,
-               solver=None, progress=None) -> Table:
+               solver=None, progress=None, jobs: int = 1, tt_log2: int | None = None) -> Table:
     """Solve ``layout`` for every contract in ``contracts`` (default: all of the
     variant's, every trump) and every seat, ``leader`` (0-based, default the
-    layout's first seat) on lead.  ``progress`` is called once per row."""
-    if solver is None:
-        from .solver import Solver, default_tt_log2
-        solver = Solver(default_tt_log2(layout.hand_size))
+    layout's first seat) on lead.  ``progress`` is called once per row, from
+    the calling thread.
+
+    ``jobs`` > 1 solves that many (contract, seat) cells at once in threads,
+    each with its own Solver (the native search runs without the GIL); the
+    rows are the same whatever ``jobs``.  ``solver`` (one solver for every
+    cell) and ``jobs`` > 1 exclude each other; ``tt_log2`` sizes the solvers
+    made here (default: :func:`~kingsolve.solver.default_tt_log2`)."""
+    from .solver import Deal, Solver, default_tt_log2
     layout.check(variant)
     lead = layout.first if leader is None else leader
     table = Table(variant, layout, lead)
-    from .solver import Deal
-    solved = []
-    for contract in (all_contracts(variant) if contracts is None else contracts):
-        rules = Deal.from_layout(contract, layout, lead).rules
-        values = seat_values(solver, contract, layout, lead, guesses_from_parts(rules, solved))
-        solved.append((rules, values))
-        table.rows.append(TableRow(contract, values))
-        if progress is not None:
-            progress()
+    chosen = list(all_contracts(variant) if contracts is None else contracts)
+    rules = [Deal.from_layout(c, layout, lead).rules for c in chosen]
+    parts = [find_parts(r, rules[:i]) for i, r in enumerate(rules)]
+    size = tt_log2 or default_tt_log2(layout.hand_size)
+    if jobs > 1 and solver is not None:
+        raise ValueError("make_table: give a solver or jobs > 1, not both")
+    if jobs <= 1:
+        solver = solver if solver is not None else Solver(size)
+        values = []
+        for i, contract in enumerate(chosen):
+            guesses = None if parts[i] is None else guess_from_parts(
+                rules[i], [(rules[k], values[k]) for k in parts[i]])
+            values.append(seat_values(solver, contract, layout, lead, guesses))
+            table.rows.append(TableRow(contract, values[i]))
+            if progress is not None:
+                progress()
+        return table
+    return _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
+
+
+def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress) -> Table:
+    # Every (row, seat) cell is one task; a row with parts waits for them (its
+    # guess).  Rows are reported in order, as each completes.
+    import threading
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    from .solver import Deal, Solver
+    local = threading.local()
+    n = table.variant.n_seats
+    cells = [[None] * n for _ in chosen]
+    left = [n] * len(chosen)
+
+    def solve(i, seat, guess):
+        solver = getattr(local, "solver", None)
+        if solver is None:
+            solver = local.solver = Solver(size)
+        deal = Deal.from_layout(chosen[i], table.layout, lead)
+        return i, seat, solver.value(deal, 1 << seat, guess)
+
+    def ready(i):
+        return parts[i] is None or all(left[k] == 0 for k in parts[i])
+
+    waiting = [i for i in range(len(chosen)) if not ready(i)]
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        pending = {pool.submit(solve, i, seat, None)
+                   for i in range(len(chosen)) if i not in waiting for seat in range(n)}
+        done_rows = 0
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                i, seat, v = f.result()
+                cells[i][seat] = v
+                left[i] -= 1
+            for i in [i for i in waiting if ready(i)]:
+                waiting.remove(i)
+                g = guess_from_parts(rules[i], [(rules[k], tuple(cells[k])) for k in parts[i]])
+                pending |= {pool.submit(solve, i, seat, g[seat]) for seat in range(n)}
+            while done_rows < len(chosen) and left[done_rows] == 0:
+                table.rows.append(TableRow(chosen[done_rows], tuple(cells[done_rows])))
+                done_rows += 1
+                if progress is not None:
+                    progress()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return table
 
 

@@ -71,6 +71,34 @@ def test_native_grid_equals_reference(vid, hand_size, seed):
         assert row.values == want, (str(lay), leader + 1, row.contract)
 
 
+@pytest.mark.parametrize("vid,hand_size,seed", [("ua3", 3, 5), ("ru4", 3, 6), ("king52", 2, 7)])
+def test_threaded_grid_equals_reference(vid, hand_size, seed):
+    """jobs > 1: the cells are solved in threads, each with its own Solver; the
+    rows come back in order, equal to the oracle's, one progress call a row."""
+    v = get_variant(vid)
+    lay = random_layout(v, hand_size, seed)
+    calls = []
+    t = make_table(lay, v, leader=1, jobs=3, tt_log2=12, progress=lambda: calls.append(len(calls)))
+    assert [r.contract for r in t.rows] == all_contracts(v)
+    assert len(calls) == len(t.rows)
+    for row in t.rows:
+        deal = Deal.from_layout(row.contract, lay, 1)
+        want = tuple(reference.value(deal.rules, deal.position, 1 << k) + deal.rules.seat_base
+                     for k in range(v.n_seats))
+        assert row.values == want, (str(lay), row.contract)
+    with pytest.raises(ValueError, match="not both"):
+        make_table(lay, v, solver=Solver(12), jobs=2)
+
+
+def test_threaded_grid_equals_sequential_on_full_hands():
+    """Whole 8-card ru4 hands (too big for the oracle): every --jobs gives the same grid."""
+    v = get_variant("ru4")
+    lay = random_layout(v, 8, 11)
+    one = make_table(lay, v, contracts=parse_contracts(v, "no-hearts,no-boys,erajlash,trump:S"))
+    two = make_table(lay, v, contracts=parse_contracts(v, "no-hearts,no-boys,erajlash,trump:S"), jobs=2)
+    assert [(r.contract, r.values) for r in one.rows] == [(r.contract, r.values) for r in two.rows]
+
+
 @pytest.mark.parametrize("vid", ["ru4", "ua3", "ru3"])
 def test_erajlash_is_guessed_from_its_parts(vid):
     """erajlash scores every penalty at once (RULES.md), so the table starts its
@@ -118,6 +146,14 @@ def test_cli_text_diagram_and_grid():
     assert lines[8].split() == ["contract", "trump", "seat", "1", "seat", "2", "seat", "3"]
     assert lines[9].split() == ["no-hearts", "-4", "-4", "+0"]
     assert lines[10].split() == ["trump", "♥", "+3", "+3", "+0"]
+
+
+def test_cli_jobs_gives_the_same_table():
+    lay = random_layout(get_variant("ua3"), 4, 3)
+    outs = [run("table", str(lay), "-V", "ua3", "-F", "json", "-j", j) for j in (1, 2, 0)]
+    assert all(r.exit_code == 0 for r in outs), [r.output for r in outs]
+    assert outs[0].output == outs[1].output == outs[2].output
+    assert len(json.loads(outs[0].output)["rows"]) == len(all_contracts(get_variant("ua3")))
 
 
 def test_cli_leader_json_csv():

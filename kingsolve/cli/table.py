@@ -16,11 +16,13 @@ from .common import emit, output_options, progress_option, show_progress, varian
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help="Transposition table size: about 140 x 2^N bytes (default: 16 for hands of up to 10 cards, 20 for 13).")
+@click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
+              help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
               help="Use the pure-Python reference solver (small end positions only; slow).")
 @progress_option
 @output_options
-def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference, progress, fmt):
+def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, progress, fmt):
     """Every contract (and every trump) × every seat for one layout.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
@@ -30,9 +32,13 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference,
     lay.check(variant)
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
+    if jobs == 0:
+        from ..bid import default_jobs
+        jobs = default_jobs()
+    solver = None
     if use_reference:
-        solver = ReferenceSolver()
-    else:
+        solver, jobs = ReferenceSolver(), 1
+    elif jobs == 1:
         from ..solver import Solver, default_tt_log2
         solver = Solver(tt_size or default_tt_log2(lay.hand_size))
     bar = None
@@ -40,8 +46,8 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, use_reference,
         from tqdm import tqdm
         bar = tqdm(total=len(chosen), unit="contract", file=click.get_text_stream("stderr"))
     try:
-        result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver,
-                            progress=(bar.update if bar is not None else None))
+        result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver, jobs=jobs,
+                            tt_log2=tt_size, progress=(bar.update if bar is not None else None))
     finally:
         if bar is not None:
             bar.close()
