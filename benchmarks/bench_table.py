@@ -1,6 +1,6 @@
 """Benchmarks of whole King tables and of single king52 contracts.
 
-    python benchmarks/bench_table.py [--layouts 10] [--runs 3] [--only ru4 ua3 king52]
+    python benchmarks/bench_table.py [--layouts 10] [--runs 3] [--only ru4 ua3 king52] [--jobs N]
 
 ru4 and ua3: ``make_table`` over every contract and trump of the variant (the rows
 ``kingsolve table`` prints), every seat against the rest, the first seat on lead,
@@ -51,7 +51,7 @@ def layouts(variant, count: int) -> list[Layout]:
     return out
 
 
-def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None) -> None:
+def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None, jobs: int = 1) -> None:
     variant = get_variant(vid)
     contracts = all_contracts(variant)
     per_layout = []
@@ -60,22 +60,24 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
     for lay in layouts(variant, n_layouts):
         times = []
         for _ in range(runs):
-            solver = Solver(tt_log2 or default_tt_log2(lay.hand_size))
+            solver = Solver(tt_log2 or default_tt_log2(lay.hand_size)) if jobs == 1 else None
             stamps = []
             t0 = time.perf_counter()
-            make_table(lay, variant, leader=0, contracts=contracts, solver=solver,
+            make_table(lay, variant, leader=0, contracts=contracts, solver=solver, jobs=jobs, tt_log2=tt_log2,
                        progress=lambda: stamps.append(time.perf_counter()))
             for c, t_prev, t_row in zip(contracts, [t0] + stamps, stamps):
                 per_contract[contract_label(c)].append(t_row - t_prev)
             times.append(stamps[-1] - t0)
-            nodes.append(solver.stats["nodes"])
+            if solver is not None:
+                nodes.append(solver.stats["nodes"])
         per_layout.append(statistics.median(times))
     med = statistics.median(per_layout) * 1e3
     total = sum(sum(v) for v in per_contract.values())
     top = sorted(per_contract.items(), key=lambda kv: -sum(kv[1]))[:5]
+    nodes_text = f"{statistics.median(nodes) / 1e3:.0f}k nodes" if nodes else f"{jobs} threads"
     print(f"{vid} table: {len(contracts)} contracts x {variant.n_seats} seats, {n_layouts} layouts: "
           f"median {med:.1f} ms per table (min {min(per_layout) * 1e3:.1f}, max {max(per_layout) * 1e3:.1f}); "
-          f"{statistics.median(nodes) / 1e3:.0f}k nodes")
+          f"{nodes_text}")
     print("  slowest: " + ", ".join(f"{k} {sum(v) / total:.0%}" for k, v in top), flush=True)
 
 
@@ -105,12 +107,15 @@ def main(argv=None) -> None:
     ap.add_argument("--contracts", nargs="*", help="king52 contract names (default: all)")
     ap.add_argument("--tt-log2", type=int, default=None,
                     help="table size for ru4/ua3 (default: what the product uses)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="ru4/ua3: cells solved at once in threads (make_table's jobs; the times of a "
+                         "row are then from the previous row's end to its own)")
     args = ap.parse_args(argv)
     for vid in args.only:
         if vid == "king52":
             bench_king52(args.layouts, args.runs, args.contracts)
         else:
-            bench_tables(vid, args.layouts, args.runs, args.tt_log2)
+            bench_tables(vid, args.layouts, args.runs, args.tt_log2, args.jobs)
 
 
 if __name__ == "__main__":
