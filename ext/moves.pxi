@@ -85,26 +85,22 @@ cdef inline int current_winner(Solver* s, int upto) noexcept nogil:
     return w
 
 
-cdef int predict_winner(Solver* s, int seat, int c) noexcept nogil:
+cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int lead) noexcept nogil:
     # Guess who wins the trick if `seat` plays c now: every later seat whose team
     # is not winning beats the current winner when it can (with its strongest card
     # of the led suit, or its lowest trump that beats when void), the others play low.
+    # (w_seat, w_card): the trick's winner so far, lead: its suit (any, when c leads).
     cdef Rules* r = &s.r
-    cdef int n = r.n, np = s.np, k, p, w_seat, w_card, lead, cand
+    cdef int n = r.n, np = s.np, k, p, cand
     cdef u64 hand, follow, tr, beat
     cdef int side = s.side
     if np == 0:
         w_seat = seat
         w_card = c
         lead = c >> 4
-    else:
-        k = current_winner(s, np)
-        w_seat = (s.leader + k) % n
-        w_card = s.trick[k]
-        lead = s.trick[0] >> 4
-        if beats(r, c, w_card):
-            w_seat = seat
-            w_card = c
+    elif beats(r, c, w_card):
+        w_seat = seat
+        w_card = c
     for k in range(np + 1, n):
         p = (s.leader + k) % n
         if ((side >> p) & 1) == ((side >> w_seat) & 1):
@@ -153,17 +149,23 @@ cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
     return w
 
 
-cdef int64_t move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
+cdef struct OrderCtx:              # what every move of one node shares
+    int table_pts                  # trick points plus the points of the cards on the table
+    int w_seat                     # the trick's winner so far (np > 0)
+    int w_card                     # its card
+    int lead                       # the led suit (np > 0)
+    int suit_w[4]                  # lead_suit_weight of each suit (np == 0)
+
+
+cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     # Heuristic ordering score (higher is tried first).  Exactness never depends on it.
     cdef Rules* r = &s.r
-    cdef int np = s.np, k, wseat, pts, value, st = strength(r, c)
+    cdef int np = s.np, wseat, pts, value, st = strength(r, c)
     cdef int my_side = (s.side >> seat) & 1
     cdef bint want, team_wins
-    pts = r.trick_points[s.trick_index] + r.card_points[c]
-    for k in range(np):
-        pts += r.card_points[s.trick[k]]
+    pts = x.table_pts + r.card_points[c]
     want = pts > 0 or (pts == 0 and r.sign > 0)
-    wseat = predict_winner(s, seat, c)
+    wseat = predict_winner(s, seat, c, x.w_seat, x.w_card, x.lead)
     team_wins = ((s.side >> wseat) & 1) == my_side
     # The trick's worth to my team as predicted, then the card's rank.  A lead
     # also weighs the replies it leaves the other team (their holdings in the
@@ -177,11 +179,11 @@ cdef int64_t move_score(Solver* s, int seat, int c, u64 live) noexcept nogil:
     value *= 64
     if want:
         st = -st
-    elif np > 0 and (c >> 4) != (s.trick[0] >> 4) and not team_wins:
+    elif np > 0 and (c >> 4) != x.lead and not team_wins:
         # a discard onto the other team's trick: shed what hurts us most
         value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
     if np == 0:
-        return (<int64_t>value + lead_suit_weight(s, seat, c >> 4) * r.lead_weight) * 32 + st
+        return (<int64_t>value + x.suit_w[c >> 4] * r.lead_weight) * 32 + st
     return <int64_t>value * 32 + st
 
 
@@ -189,13 +191,26 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
     # Sort the move classes by score; the class holding `first` (a table move) goes first.
     cdef int64_t score[MAX_MOVES]
     cdef int64_t ts
-    cdef int i, j, tr
+    cdef int i, j, tr, k
     cdef u64 tg
+    cdef OrderCtx x
+    x.table_pts = s.r.trick_points[s.trick_index]
+    x.w_seat = x.w_card = x.lead = -1
+    if s.np > 0:
+        for k in range(s.np):
+            x.table_pts += s.r.card_points[s.trick[k]]
+        k = current_winner(s, s.np)
+        x.w_seat = (s.leader + k) % s.r.n
+        x.w_card = s.trick[k]
+        x.lead = s.trick[0] >> 4
+    else:
+        for k in range(4):
+            x.suit_w[k] = lead_suit_weight(s, seat, k) if s.hands[seat] & suit_bits(k) else 0
     for i in range(nm):
         if first >= 0 and (groups[i] >> first) & 1:
             score[i] = <int64_t>1 << 60
         else:
-            score[i] = move_score(s, seat, reps[i], live)
+            score[i] = move_score(s, seat, reps[i], &x)
     for i in range(1, nm):
         ts = score[i]
         tr = reps[i]
