@@ -1,34 +1,46 @@
 # Quick bounds (included by _core.pyx): what the side can still win at most
 # and must win at least, before any search.
 
-cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
-    # Every point still to be scored (live cards' card_points, the remaining
-    # tricks' trick_points) goes to the side or not: the side's total lies
-    # between the sum of the negative ones and the sum of the positive ones.
-    cdef Rules* r = &s.r
-    cdef int seat = (s.leader + s.np) % r.n
-    cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included
-    cdef int lo, hi, c, p, k
-    cdef u64 x
-    lo = r.tp_neg[s.trick_index + nt] - r.tp_neg[s.trick_index]
-    hi = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index]
-    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards
+cdef inline void close_points(Solver* s, int* trick, int sign) noexcept nogil:
+    # A trick closes (sign -1) or reopens (+1): its cards leave (rejoin) the live points.
+    cdef int k, p
+    for k in range(s.r.n):
+        p = s.r.card_points[trick[k]]
+        if p > 0:
+            s.live_pos += sign * p
+        elif p < 0:
+            s.live_neg += sign * p
+
+
+cdef void live_points(Solver* s) noexcept nogil:
+    # live_pos / live_neg from scratch: the cards in hands and on the table.
+    cdef u64 x = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+    cdef int c, k, p
+    for k in range(s.np):
+        x |= (<u64>1) << s.trick[k]
+    x &= s.r.point_cards
+    s.live_pos = 0
+    s.live_neg = 0
     while x:
         c = ks_ctz(x)
         x &= x - 1
-        p = r.card_points[c]
+        p = s.r.card_points[c]
         if p > 0:
-            hi += p
+            s.live_pos += p
         else:
-            lo += p
-    for k in range(s.np):
-        p = r.card_points[s.trick[k]]
-        if p > 0:
-            hi += p
-        else:
-            lo += p
-    lb[0] = lo
-    ub[0] = hi
+            s.live_neg += p
+
+
+cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
+    # Every point still to be scored (live cards' card_points, kept up to date
+    # by play_card / undo_card, and the remaining tricks' trick_points) goes to
+    # the side or not: the side's total lies between the sum of the negative
+    # ones and the sum of the positive ones.
+    cdef Rules* r = &s.r
+    cdef int seat = (s.leader + s.np) % r.n
+    cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included
+    lb[0] = r.tp_neg[s.trick_index + nt] - r.tp_neg[s.trick_index] + s.live_neg
+    ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos
 
 
 cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:

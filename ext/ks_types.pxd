@@ -114,6 +114,8 @@ cdef struct Solver:
     bint use_exact                 # index entries by exact position too (long deals only)
     u64 hands[MAX_SEATS]           # cards still held by each seat
     int leader                     # seat that led (or leads) the current trick
+    int live_pos                   # sum of the positive card_points of the cards not in a closed trick
+    int live_neg                   # the same for the negative ones
     int np                         # cards already played to the current trick
     int tstack[MAX_TRICKS + 1][MAX_SEATS]  # cards of each trick by trick index, leader first
     int* trick                     # tstack[trick_index]: the current trick

@@ -61,6 +61,7 @@ cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noex
     mark[0] = 0
     if s.np + 1 == n:
         trick_result(s, s.trick, &w, &pts, mark)
+        close_points(s, s.trick, -1)
         gain[0] = pts if (s.side >> w) & 1 else 0
         s.leader = w
         s.np = 0
@@ -78,6 +79,7 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
         s.trick = s.tstack[s.trick_index]
         s.np = s.r.n - 1
         s.leader = old_leader
+        close_points(s, s.trick, 1)
     else:
         s.np -= 1
     s.hands[seat] |= (<u64>1) << c
