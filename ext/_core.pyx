@@ -284,6 +284,11 @@ cdef class Search:
             r.card_class[i2] = k
             r.class_mask[k] |= (<u64>1) << i2
         r.n_classes = len(classes)
+        for su in range(4):
+            r.suit_nib[su] = 0
+            for k in range(13):
+                if r.card_class[16 * su + k] < 16:
+                    r.suit_nib[su] |= (<u64>r.card_class[16 * su + k]) << (4 * k)
         for c in range(64):
             su = c >> 4
             if r.inverted:

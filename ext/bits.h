@@ -52,9 +52,11 @@ static inline void ks_init_cpu(void) {
     __builtin_cpu_init();
     ks_have_bmi2 = __builtin_cpu_supports("bmi2");
 }
+static inline int ks_fast_pext(void) { return ks_have_bmi2; }
 #else
 static inline uint64_t ks_pext(uint64_t x, uint64_t m) { return ks_pext_soft(x, m); }
 static inline uint64_t ks_pdep(uint64_t x, uint64_t m) { return ks_pdep_soft(x, m); }
 static inline void ks_init_cpu(void) {}
+static inline int ks_fast_pext(void) { return 0; }
 #endif
 #endif

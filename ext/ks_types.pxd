@@ -14,6 +14,7 @@ cdef extern from "bits.h" nogil:
     u64 ks_pext(u64 x, u64 m)
     u64 ks_pdep(u64 x, u64 m)
     void ks_init_cpu()
+    int ks_fast_pext()             # pext/pdep are one instruction on this CPU
 
 cdef extern from "mem.h" nogil:
     void* ks_table_alloc(size_t size)
@@ -50,6 +51,7 @@ cdef struct Rules:
     u64 class_mask[64]             # the cards of each attribute class
     int n_classes                  # attribute classes in use
     u64 stronger[64]               # cards of the same suit that beat this card
+    u64 suit_nib[4]                # class of each rank of a suit, 4 bits a rank (rank 2 lowest)
     int lead_weight                # move ordering: a lead's worth per reply it leaves the other team
 
 

@@ -79,13 +79,18 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
         else:
             nb = 4 * ks_popcount(rs)
             if r.n_classes <= 16 and used + nb <= 128:
-                seq = 0
-                x = rs
-                j = 0
-                while x:
-                    seq |= (<u64>r.card_class[ks_ctz(x)]) << (4 * j)
-                    x &= x - 1
-                    j += 1
+                if ks_fast_pext():
+                    # the class nibbles of the live ranks, packed: one pdep, one pext
+                    seq = ks_pext(r.suit_nib[su],
+                                  ks_pdep(rs >> (16 * su), <u64>0x1111111111111ULL) * 0xF)
+                else:
+                    seq = 0
+                    x = rs
+                    j = 0
+                    while x:
+                        seq |= (<u64>r.card_class[ks_ctz(x)]) << (4 * j)
+                        x &= x - 1
+                        j += 1
                 if used < 64:
                     k.cls[0] |= seq << used
                     if used + nb > 64:
