@@ -25,3 +25,4 @@ def test_readme_python_example_runs_and_matches_its_comments():
     assert solver.reaches(deal0, 0b001, -4) is True
     assert out.getvalue().splitlines()[0].startswith("(0,) -2 ")
     assert env["deal"].position.trick  # a card was played
+    assert (env["grid"].rows[0].contract.name, env["grid"].rows[0].values) == ("no-tricks", (-4, -14, -14))
