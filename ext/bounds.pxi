@@ -37,7 +37,7 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     # the side or not: the side's total lies between the sum of the negative
     # ones and the sum of the positive ones.
     cdef Rules* r = &s.r
-    cdef int seat = (s.leader + s.np) % r.n
+    cdef int seat = seat_plus(s.leader, s.np, r.n)
     cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included
     lb[0] = r.tp_neg[s.trick_index + nt] - r.tp_neg[s.trick_index] + s.live_neg
     ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos

@@ -4,6 +4,12 @@
 # among the live cards of a suit, same hand, same attribute class) are one
 # move class, searched once through a representative.
 
+cdef inline int seat_plus(int a, int k, int n) noexcept nogil:
+    # (a + k) % n for seats 0 <= a, k < n, without a division (hot paths).
+    a += k
+    return a - n if a >= n else a
+
+
 cdef inline int suit_of(int c) noexcept nogil:
     return c >> 4
 
@@ -102,7 +108,7 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
         w_seat = seat
         w_card = c
     for k in range(np + 1, n):
-        p = (s.leader + k) % n
+        p = seat_plus(s.leader, k, n)
         if ((side >> p) & 1) == ((side >> w_seat) & 1):
             continue
         hand = s.hands[p]
@@ -141,7 +147,7 @@ cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
             continue
         k = ks_popcount(s.hands[o] & suit_bits(su))
         w -= k if k else ks_popcount(s.hands[o]) + 1
-    cdef int last = (leader + s.r.n - 1) % s.r.n
+    cdef int last = seat_plus(leader, s.r.n - 1, s.r.n)
     cdef u64 x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
     if s.r.sign > 0 and not ((team >> last) & 1) and ks_popcount(s.hands[last] & suit_bits(su)) > 1:
         if (s.hands[last] >> strongest(&s.r, x)) & 1:
@@ -200,7 +206,7 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
         for k in range(s.np):
             x.table_pts += s.r.card_points[s.trick[k]]
         k = current_winner(s, s.np)
-        x.w_seat = (s.leader + k) % s.r.n
+        x.w_seat = seat_plus(s.leader, k, s.r.n)
         x.w_card = s.trick[k]
         x.lead = s.trick[0] >> 4
     else:

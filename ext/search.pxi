@@ -23,7 +23,7 @@ cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64*
     for k in range(r.n):
         if k != w and (trick[k] >> 4) == (trick[w] >> 4):
             by_rank = True
-    winner[0] = (s.leader + w) % r.n
+    winner[0] = seat_plus(s.leader, w, r.n)
     pts[0] = p
     mark[0] = ((<u64>1) << trick[w]) if by_rank else 0
 
@@ -34,7 +34,7 @@ cdef int last_trick(Solver* s, u64* rel) noexcept nogil:
     cdef int n = s.r.n
     cdef int trick[MAX_SEATS]
     for k in range(n):
-        seat = (s.leader + k) % n
+        seat = seat_plus(s.leader, k, n)
         trick[k] = ks_ctz(s.hands[seat])
     trick_result(s, trick, &w, &p, rel)
     s.nodes += n
@@ -89,7 +89,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
     cdef int np = s.np
-    cdef int seat = (s.leader + np) % n
+    cdef int seat = seat_plus(s.leader, np, n)
     cdef bint maximize = (s.side >> seat) & 1
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
