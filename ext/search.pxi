@@ -109,8 +109,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return lb
         if ub < beta:
             return ub
-        if s.single >= 0 and sure_ducker(s, s.single, rel):
-            # the side is one seat that can no longer be made to win a trick
+        if s.single >= 0 and sure_ducker(s, s.single, beta > 0, rel):
+            # the side is one seat that can keep from winning another trick
+            # (its points are >= 0 >= beta), or, when beta > 0, that cannot win
+            # one (its points are 0 < beta)
             return 0
         tt_make_key(s, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
