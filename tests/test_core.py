@@ -287,11 +287,13 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
             cp[c] = -1
         rules = Rules(n, card_points=cp, trick_points=[0] * 13, lead_restricted=SUIT[1])
     else:
-        # everything costs (erajlash), with a card that must be discarded when void
+        # everything costs (erajlash), with a card that must be discarded when void;
+        # two suits mix cards of different points, so the duck solver is used
         cp = [0] * 64
         for c in range(16, 16 + 13):
             cp[c] = -1
         cp[16 + 11] = -8
+        cp[10] = -3
         rules = Rules(n, card_points=cp, trick_points=[-1] * 13, lead_restricted=SUIT[1],
                       discard_forced=1 << (16 + 11))
     lens = random_lengths(rnd, n, per_hand)
