@@ -21,6 +21,9 @@ include "tt.pxi"
 include "search.pxi"
 
 DEF_TT_LOG2 = 20
+DUCK_TT_SHIFT = 2      # the duck solver's table is this many powers of two smaller
+DUCK_MIXED_SUITS = 2  # ... and wanted when at least this many suits mix cards of different points
+DUCK_CARDS = 5         # duck_test is tried with at most this many cards a hand
 ks_init_cpu()
 cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 
@@ -110,6 +113,109 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
     return k
 
 
+cdef Solver* solver_alloc(int tt_log2) noexcept:
+    # A solver with an empty table of about 2**tt_log2 entries, or NULL.
+    # tt_log2 sizes the table: 2**(tt_log2-1) signature slots (96 bytes each)
+    # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
+    # 2**(tt_log2-1) entries by exact position (56 bytes each).
+    cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
+    if s == NULL:
+        return NULL
+    s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
+    s.n_chunks = 1 << (tt_log2 - 1)
+    s.free_chunk = -1
+    s.exact_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
+    s.slots = <TTSlot*>ks_table_alloc(slots_size(s))
+    s.chunks = <TTChunk*>ks_table_alloc(chunks_size(s))
+    s.exact = <TTEntry*>ks_table_alloc(exact_size(s))
+    if s.slots == NULL or s.chunks == NULL or s.exact == NULL:
+        solver_free(s)
+        return NULL
+    s.gen = 1
+    s.side = -1
+    s.single = -1
+    s.use_exact = False
+    s.max_chain = SHORT_CHAIN
+    s.duck = NULL
+    return s
+
+
+cdef void solver_free(Solver* s) noexcept:
+    # its table (ks_table_free ignores NULL) and the solver
+    if s != NULL:
+        ks_table_free(s.slots, slots_size(s))
+        ks_table_free(s.chunks, chunks_size(s))
+        ks_table_free(s.exact, exact_size(s))
+        free(s)
+
+
+cdef inline size_t slots_size(Solver* s) noexcept:
+    return (s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot)
+
+
+cdef inline size_t chunks_size(Solver* s) noexcept:
+    return s.n_chunks * sizeof(TTChunk)
+
+
+cdef inline size_t exact_size(Solver* s) noexcept:
+    return (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
+
+
+cdef int set_rules(Rules* r, int n_seats, int trump, bint inverted, total, list cp, list tp,
+                   lr, df) except -1:
+    # The contract as data into r (the arguments are checked by Search.configure).
+    cdef int i2, c, su, k
+    r.n = n_seats
+    r.trump = trump
+    r.inverted = 1 if inverted else 0
+    r.sign = 1 if total >= 0 else -1
+    r.n_tricks = len(tp)
+    r.point_cards = 0
+    for i2 in range(64):
+        r.card_points[i2] = cp[i2]
+        if cp[i2] != 0:
+            r.point_cards |= (<u64>1) << i2
+    for i2 in range(MAX_TRICKS):
+        r.trick_points[i2] = tp[i2] if i2 < len(tp) else 0
+    r.tp_pos[0] = 0
+    r.tp_neg[0] = 0
+    r.tp_neg_count[0] = 0
+    for i2 in range(MAX_TRICKS):
+        r.tp_neg_count[i2 + 1] = r.tp_neg_count[i2] + (1 if r.trick_points[i2] < 0 else 0)
+        r.tp_pos[i2 + 1] = r.tp_pos[i2] + (r.trick_points[i2] if r.trick_points[i2] > 0 else 0)
+        r.tp_neg[i2 + 1] = r.tp_neg[i2] + (r.trick_points[i2] if r.trick_points[i2] < 0 else 0)
+    r.lead_restricted = lr
+    r.discard_forced = df
+    # Ordering scale: the points of an average trick (at least one), in
+    # move_score's units of 1/64 point, over LEAD_REPLIES_PER_TRICK replies.
+    k = (sum(abs(x) for x in cp) + sum(abs(x) for x in tp)) // max(len(tp), 1)
+    r.lead_weight = max(k, 1) * 64 // LEAD_REPLIES_PER_TRICK
+    # Attribute classes: cards alike in points and restrictions; plain cards are class 0.
+    classes = {(0, 0, 0): 0}
+    for i2 in range(64):
+        r.class_mask[i2] = 0
+    for i2 in range(64):
+        attr = (cp[i2], (lr >> i2) & 1, (df >> i2) & 1)
+        if attr not in classes:
+            classes[attr] = len(classes)
+        k = classes[attr]
+        r.card_class[i2] = k
+        r.class_mask[k] |= (<u64>1) << i2
+    r.n_classes = len(classes)
+    for su in range(4):
+        r.suit_nib[su] = 0
+        for k in range(13):
+            if r.card_class[16 * su + k] < 16:
+                r.suit_nib[su] |= (<u64>r.card_class[16 * su + k]) << (4 * k)
+    for c in range(64):
+        su = c >> 4
+        if r.inverted:
+            r.stronger[c] = (((<u64>1) << c) - 1) & suit_bits(su) & VALID_CARDS
+        else:
+            r.stronger[c] = ~((((<u64>1) << c) << 1) - 1) & suit_bits(su) & VALID_CARDS
+    return 0
+
+
 # --------------------------------------------------------------- Python API --
 
 cdef list _int_list(obj, str what):
@@ -143,27 +249,9 @@ cdef class Search:
         if not (4 <= tt_log2 <= 30):
             raise ValueError(f"tt_log2 must be in 4..30, got {tt_log2}")
         self.tt_log2 = tt_log2
-        self.s = <Solver*>calloc(1, sizeof(Solver))
+        self.s = solver_alloc(tt_log2)
         if self.s == NULL:
-            raise MemoryError("cannot allocate the solver")
-        # tt_log2 sizes the table: 2**(tt_log2-1) signature slots (96 bytes each)
-        # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
-        # 2**(tt_log2-1) entries by exact position (56 bytes each).
-        self.s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
-        self.s.n_chunks = 1 << (tt_log2 - 1)
-        self.s.free_chunk = -1
-        self.s.exact_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
-        self.s.slots = <TTSlot*>ks_table_alloc(self._slots_size())
-        self.s.chunks = <TTChunk*>ks_table_alloc(self._chunks_size())
-        self.s.exact = <TTEntry*>ks_table_alloc(self._exact_size())
-        if self.s.slots == NULL or self.s.chunks == NULL or self.s.exact == NULL:
-            self._free()
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
-        self.s.gen = 1
-        self.s.side = -1
-        self.s.single = -1
-        self.s.use_exact = False
-        self.s.max_chain = SHORT_CHAIN
         self.configured = False
         self.busy = False
         self._config = None
@@ -171,26 +259,11 @@ cdef class Search:
     def __init__(self, int tt_log2=DEF_TT_LOG2):
         pass
 
-    cdef size_t _slots_size(self):
-        return (self.s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot)
-
-    cdef size_t _chunks_size(self):
-        return self.s.n_chunks * sizeof(TTChunk)
-
-    cdef size_t _exact_size(self):
-        return (self.s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
-
-    cdef void _free(self):
-        # the table (ks_table_free ignores NULL) and the solver
-        if self.s != NULL:
-            ks_table_free(self.s.slots, self._slots_size())
-            ks_table_free(self.s.chunks, self._chunks_size())
-            ks_table_free(self.s.exact, self._exact_size())
-            free(self.s)
-            self.s = NULL
-
     def __dealloc__(self):
-        self._free()
+        if self.s != NULL:
+            solver_free(self.s.duck)
+            solver_free(self.s)
+            self.s = NULL
 
     def configure(self, int n_seats, int trump, bint inverted, card_points, trick_points,
                   lead_restricted, discard_forced):
@@ -228,12 +301,39 @@ cdef class Search:
             return
         self._acquire()
         try:
-            self._set_rules(n_seats, trump, inverted, total, cp, tp, lr, df)
+            set_rules(&self.s.r, n_seats, trump, inverted, total, cp, tp, lr, df)
+            self._set_duck(n_seats, trump, inverted, cp, tp, lr, df)
             self._config = config
             self.configured = True
             tt_new_generation(self.s)
         finally:
             self.busy = False
+
+    cdef int _set_duck(self, int n_seats, int trump, bint inverted, list cp, list tp, lr,
+                       df) except -1:
+        # The duck solver (see duck_test in search.pxi), for a lone seat's "takes
+        # nothing more" bound: wanted when some points are negative (else that
+        # bound never cuts) and some suit mixes cards of different points.  The
+        # duck table's signatures leave the points out; it gains where this
+        # table's split a suit by its card classes (measured: where no suit is
+        # mixed, e.g. every trick or every heart costs the same, it spent more
+        # nodes than it saved).
+        cdef Solver* s = self.s
+        mixed = sum(len({cp[su * 16 + i] for i in range(13)}) > 1 for su in range(4))
+        if mixed < DUCK_MIXED_SUITS or (not any(x < 0 for x in cp) and not any(x < 0 for x in tp)):
+            s.duck_cards = 0
+            return 0
+        if s.duck == NULL:
+            s.duck = solver_alloc(max(4, self.tt_log2 - DUCK_TT_SHIFT))
+            if s.duck == NULL:
+                raise MemoryError("cannot allocate the duck table")
+        set_rules(&s.duck.r, n_seats, trump, inverted, -len(tp) * n_seats, [0] * 64, [-1] * len(tp),
+                  lr, df)
+        tt_new_generation(s.duck)
+        s.duck.side = -1
+        s.duck.single = -1
+        s.duck_cards = DUCK_CARDS
+        return 0
 
     cdef int _acquire(self) except -1:
         # Claim the solver for one call (checked and set with no Python code in
@@ -241,60 +341,6 @@ cdef class Search:
         if self.busy:
             raise RuntimeError("Search is in use by another thread")
         self.busy = True
-        return 0
-
-    cdef int _set_rules(self, int n_seats, int trump, bint inverted, total, list cp, list tp,
-                        lr, df) except -1:
-        cdef Rules* r = &self.s.r
-        cdef int i2, c, su, k
-        r.n = n_seats
-        r.trump = trump
-        r.inverted = 1 if inverted else 0
-        r.sign = 1 if total >= 0 else -1
-        r.n_tricks = len(tp)
-        r.point_cards = 0
-        for i2 in range(64):
-            r.card_points[i2] = cp[i2]
-            if cp[i2] != 0:
-                r.point_cards |= (<u64>1) << i2
-        for i2 in range(MAX_TRICKS):
-            r.trick_points[i2] = tp[i2] if i2 < len(tp) else 0
-        r.tp_pos[0] = 0
-        r.tp_neg[0] = 0
-        r.tp_neg_count[0] = 0
-        for i2 in range(MAX_TRICKS):
-            r.tp_neg_count[i2 + 1] = r.tp_neg_count[i2] + (1 if r.trick_points[i2] < 0 else 0)
-            r.tp_pos[i2 + 1] = r.tp_pos[i2] + (r.trick_points[i2] if r.trick_points[i2] > 0 else 0)
-            r.tp_neg[i2 + 1] = r.tp_neg[i2] + (r.trick_points[i2] if r.trick_points[i2] < 0 else 0)
-        r.lead_restricted = lr
-        r.discard_forced = df
-        # Ordering scale: the points of an average trick (at least one), in
-        # move_score's units of 1/64 point, over LEAD_REPLIES_PER_TRICK replies.
-        k = (sum(abs(x) for x in cp) + sum(abs(x) for x in tp)) // max(len(tp), 1)
-        r.lead_weight = max(k, 1) * 64 // LEAD_REPLIES_PER_TRICK
-        # Attribute classes: cards alike in points and restrictions; plain cards are class 0.
-        classes = {(0, 0, 0): 0}
-        for i2 in range(64):
-            r.class_mask[i2] = 0
-        for i2 in range(64):
-            attr = (cp[i2], (lr >> i2) & 1, (df >> i2) & 1)
-            if attr not in classes:
-                classes[attr] = len(classes)
-            k = classes[attr]
-            r.card_class[i2] = k
-            r.class_mask[k] |= (<u64>1) << i2
-        r.n_classes = len(classes)
-        for su in range(4):
-            r.suit_nib[su] = 0
-            for k in range(13):
-                if r.card_class[16 * su + k] < 16:
-                    r.suit_nib[su] |= (<u64>r.card_class[16 * su + k]) << (4 * k)
-        for c in range(64):
-            su = c >> 4
-            if r.inverted:
-                r.stronger[c] = (((<u64>1) << c) - 1) & suit_bits(su) & VALID_CARDS
-            else:
-                r.stronger[c] = ~((((<u64>1) << c) << 1) - 1) & suit_bits(su) & VALID_CARDS
         return 0
 
     cdef int _load(self, hands, int leader, trick, int trick_index, int side) except -1:
@@ -371,6 +417,10 @@ cdef class Search:
             for i2 in range(n):
                 if side == (1 << i2):
                     s.single = i2
+        if s.duck != NULL and s.duck.side != side:
+            tt_new_generation(s.duck)
+            s.duck.side = side
+            s.duck.single = s.single
         return 0
 
     def value(self, hands, int leader, trick, int trick_index, int side, guess=None):
@@ -447,6 +497,8 @@ cdef class Search:
         """Empty the transposition table."""
         self._acquire()
         tt_new_generation(self.s)
+        if self.s.duck != NULL:
+            tt_new_generation(self.s.duck)
         self.busy = False
 
     def reset_stats(self):
@@ -455,6 +507,9 @@ cdef class Search:
         self.s.tt_probes = 0
         self.s.tt_full = 0
         self.s.tt_evicted = 0
+        for i in range(2):
+            self.s.duck_at[i][0] = 0
+            self.s.duck_at[i][1] = 0
 
     @property
     def nodes(self):
@@ -482,6 +537,11 @@ cdef class Search:
     def cut_stats(self):
         # debug: per position in the trick, (cutoffs on the first move, on a later move, all-nodes)
         return [tuple(self.s.cut_at[k][j] for j in range(3)) for k in range(self.s.r.n)]
+
+    @property
+    def duck_stats(self):
+        # debug: ((duck tests that failed, their nodes), (that succeeded, their nodes))
+        return tuple((self.s.duck_at[k][0], self.s.duck_at[k][1]) for k in range(2))
 
     @property
     def tt_log2(self):

@@ -188,18 +188,54 @@ cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) no
         k_opp[0] = k
 
 
-cdef bint sure_ducker(Solver* s, int x, u64* rel) noexcept nogil:
-    # Seat x, not on lead, can never be made to win a trick from here: in every
-    # suit it holds, all its cards are weaker than every card the others hold of
-    # that suit (so it can follow under whatever is led, and it never gets the
-    # lead); when void it discards, which never wins while it holds no trumps.
-    # Then x takes nothing more: its points from here are exactly 0.  The
-    # weakest card of the others in each such suit goes to rel (the condition
-    # rests on those ranks).
+cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:
+    # With xs and os a seat's and the others' cards of a suit, a_i and b_i
+    # their i-th weakest: is a_(i+shift) weaker than b_i for every i up to the
+    # shorter length (a ballot condition, going up the suit)?
+    # With shift 0 the seat can follow every round of the suit the others lead
+    # without winning one: it plays its strongest card below the led card (a
+    # card below b_1 exists), and the condition holds again after the round
+    # whatever cards of os went (shown case by case on the indices of the led
+    # card and of the card played; removing cards of os only helps).
+    # With shift 1 it still holds after the seat leads its weakest card (a_1)
+    # and any cards of os go.
+    cdef int k = ks_popcount(xs), nx = 0, no = 0, c
+    cdef u64 a = xs | os
+    while nx < k:
+        c = ks_msb(a) if r.inverted else ks_ctz(a)
+        a &= ~((<u64>1) << c)
+        if (xs >> c) & 1:
+            nx += 1
+        else:
+            no += 1
+            if no + shift <= k and nx < no + shift:
+                return False
+    return True
+
+
+cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
+    # Can seat x keep from winning any trick from here (then its points from
+    # here are at least 0), or, if strict, can it not win one whatever it plays
+    # (then they are exactly 0)?
+    # Strict: x is not on lead, and in every suit it holds all its cards are
+    # weaker than every card the others hold of that suit; when void it
+    # discards, which never wins while it holds no trumps; so it never gets the
+    # lead.  Otherwise: in every suit it follows below the led card as in
+    # ducks_suit(r, xs, os, 0); when void it discards its strongest card of
+    # some suit (or a card it must discard, if the suit passes ducks_suit
+    # without that card too), which never wins while it holds no trumps; the
+    # conditions hold again after every trick, so it never gets the lead.  If
+    # x is on lead it leads its weakest card of a suit that passes
+    # ducks_suit(r, xs, os, 1), below all the others' cards of the suit (one of
+    # them must follow), and loses that trick as well.
+    # The weakest card of the others in each suit x holds goes to rel: the
+    # condition rests on the order of x's cards and the others' cards, fixed by
+    # the owners of all the cards from that one up (below it lie only x's cards).
     cdef Rules* r = &s.r
-    cdef u64 mine = s.hands[x], others = 0, xs, os, m = 0
-    cdef int o, su, weakest_other
-    if s.leader == x or s.np != 0:
+    cdef u64 mine = s.hands[x], others = 0, xs, os, m = 0, f
+    cdef int o, su, weakest_other, c
+    cdef bint lead_ok = False
+    if s.np != 0 or (strict and s.leader == x):
         return False
     if r.trump >= 0 and (mine & suit_bits(r.trump)):
         return False
@@ -211,10 +247,26 @@ cdef bint sure_ducker(Solver* s, int x, u64* rel) noexcept nogil:
         os = others & suit_bits(su)
         if xs == 0 or os == 0:
             continue
-        # the weakest card of the others must beat x's strongest card of the suit
         weakest_other = ks_msb(os) if r.inverted else ks_ctz(os)
-        if (r.stronger[strongest(r, xs)] >> weakest_other) & 1 == 0:
-            return False
+        if strict:
+            if (r.stronger[strongest(r, xs)] >> weakest_other) & 1 == 0:
+                return False
+        else:
+            if not ducks_suit(r, xs, os, 0):
+                return False
+            f = xs & r.discard_forced
+            if f:
+                if f & (f - 1):
+                    return False
+                if not ducks_suit(r, xs & ~f, os, 0):
+                    return False
+            if s.leader == x and not lead_ok:
+                c = ks_msb(xs) if r.inverted else ks_ctz(xs)
+                if (not ((r.lead_restricted >> c) & 1) or (mine & ~r.lead_restricted) == 0) and (
+                        ducks_suit(r, xs, os, 1)):
+                    lead_ok = True
         m |= (<u64>1) << weakest_other
+    if s.leader == x and not lead_ok:
+        return False
     rel[0] |= m
     return True

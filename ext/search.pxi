@@ -85,6 +85,33 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
     s.hands[seat] |= (<u64>1) << c
 
 
+cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
+    # Can the side's one seat keep from winning any trick from here?  Asked of
+    # s.duck, a solver of the same deal where every trick costs 1 and nothing
+    # else counts: its value is >= 0 exactly when the seat can.  Its own table
+    # answers that yes/no for every beta, and its signatures leave out the
+    # points that split this table's (a suit holding a penalty card).
+    # Its rel holds here too: the duck classes of the cards (lead and discard
+    # restrictions only) follow from this table's classes, so every position
+    # this one's signature and rel cover is covered by the duck entry's.
+    cdef Solver* d = s.duck
+    cdef int i, v
+    cdef int64_t n0 = d.nodes
+    for i in range(MAX_SEATS):
+        d.hands[i] = s.hands[i]
+    d.leader = s.leader
+    d.np = 0
+    d.trick_index = s.trick_index
+    d.trick = d.tstack[d.trick_index]
+    d.live_pos = 0                 # no card scores in the duck contract
+    d.live_neg = 0
+    v = search(d, 0, rel)
+    s.nodes += d.nodes - n0
+    s.duck_at[v >= 0][0] += 1
+    s.duck_at[v >= 0][1] += d.nodes - n0
+    return v >= 0
+
+
 cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
@@ -96,7 +123,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
     cdef u64 tops[MAX_TRICKS]
-    cdef u64 legal, live, crel, mark, acc = 0
+    cdef u64 legal, live, crel, mark, acc = 0, drel
     cdef TTKey key
     rel[0] = 0
     if np == 0:
@@ -111,12 +138,19 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return lb
         if ub < beta:
             return ub
-        if s.single >= 0 and sure_ducker(s, s.single, rel):
-            # the side is one seat that can no longer be made to win a trick
+        if s.single >= 0 and sure_ducker(s, s.single, beta > 0, rel):
+            # the side is one seat that can keep from winning another trick
+            # (its points are >= 0 >= beta), or, when beta > 0, that cannot win
+            # one (its points are 0 < beta)
             return 0
         tt_make_key(s, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v
+        if s.duck != NULL and s.single >= 0 and beta <= 0 and ncards <= s.duck_cards:
+            if duck_test(s, &drel):
+                # the lone seat can duck every trick: its points are >= 0 >= beta
+                rel[0] = drel
+                return 0
         if r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
                 (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
             # A trick game from here on (no card points, no negative trick points).

@@ -277,23 +277,53 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
     rnd = random.Random(seed)
     n = rnd.choice([3, 4])
     per_hand = rnd.randint(2, 4)
-    if rnd.random() < 0.5:
-        rules = Rules(n, trump=rnd.choice([-1, -1, 0]), trick_points=[-1] * 13)
-    else:
+    k = rnd.random()
+    if k < 0.4:
+        rules = Rules(n, trump=rnd.choice([-1, -1, 0]), inverted=rnd.random() < 0.2,
+                      trick_points=[-1] * 13)
+    elif k < 0.7:
         cp = [0] * 64
         for c in range(16, 16 + 13):
             cp[c] = -1
         rules = Rules(n, card_points=cp, trick_points=[0] * 13, lead_restricted=SUIT[1])
+    else:
+        # everything costs (erajlash), with a card that must be discarded when void;
+        # two suits mix cards of different points, so the duck solver is used
+        cp = [0] * 64
+        for c in range(16, 16 + 13):
+            cp[c] = -1
+        cp[16 + 11] = -8
+        cp[10] = -3
+        rules = Rules(n, card_points=cp, trick_points=[-1] * 13, lead_restricted=SUIT[1],
+                      discard_forced=1 << (16 + 11))
     lens = random_lengths(rnd, n, per_hand)
     s = Search(12)
     s.configure(*rules.args())
     seat = rnd.randrange(n)
-    leader = (seat + rnd.randrange(1, n)) % n
+    leader = rnd.randrange(n)
     ti = rnd.randint(0, 13 - per_hand)
     for hands in same_lengths_positions(rnd, n, lens, 12, list(range(2, 15))):
         v, cv = oracle(rules, hands, leader, [], ti, 1 << seat)
         assert s.value(hands, leader, [], ti, 1 << seat) == v
         assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
+
+
+def test_lone_seat_on_lead_cannot_always_duck_with_its_weakest_card():
+    """Seat 0 alone, every trick costs, ace low: its hearts A 6 3 lie below
+    seat 1's 7 4 2 rank for rank, so following it could always duck; but it is on
+    lead, and after it leads the ace seat 1 wins with the 2 and leads the 7, which
+    its 6 and 3 both beat.  A ducking bound that let the lead pass as one more
+    round of the suit found 0 here."""
+    rules = Rules(3, inverted=True, trick_points=[-1] * 13)
+    hands = [mask(card(H, 3), card(H, 6), card(H, 14)),
+             mask(card(H, 2), card(H, 4), card(H, 7)),
+             mask(card(S, 3), card(S, 8), card(S, 12))]
+    s = Search(12)
+    s.configure(*rules.args())
+    v, cv = oracle(rules, hands, 0, [], 0, 1)
+    assert v == -1
+    assert s.value(hands, 0, [], 0, 1) == v
+    assert dict(s.card_values(hands, 0, [], 0, 1)) == cv
 
 
 def test_must_trump_partner_takes_the_lead_from_the_casher():

@@ -62,7 +62,7 @@ def _known(items, n):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw the trick distribution of every game to FILE.png.")
 @click.option("--tt-size", default=16, show_default=True, type=click.IntRange(10, 28),
-              help="Transposition table size per process: about 140 x 2^N bytes.")
+              help="Transposition table size per process: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits).")
 @output_options
 @progress_option
 def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, plot_path,

@@ -15,7 +15,7 @@ from .common import emit, output_options, progress_option, show_progress, varian
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help="Transposition table size: about 140 x 2^N bytes (default: 16 for hands of up to 10 cards, 20 for 13).")
+              help="Transposition table size: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits) (default: 16 for hands of up to 10 cards, 20 for 13).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
