@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing
-import os
 import signal
 from dataclasses import dataclass, field
 
@@ -632,7 +631,3 @@ def _king52_bids(variant, choices, defended, t, seller_choice, m):
 def bid_table(variant, hand, **kwargs) -> pd.DataFrame:
     """The per-choice table of :func:`analyse` (a pandas DataFrame indexed by choice)."""
     return analyse(variant, hand, **kwargs).choices
-
-
-def default_jobs() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

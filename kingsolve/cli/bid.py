@@ -2,11 +2,11 @@ import sys
 
 import click
 
-from ..bid import ROLES, analyse, default_jobs
+from ..bid import ROLES, analyse
 from ..errors import InvalidLayoutError
 from ..layout import parse_hand, parse_seat
 from ..reporting import bid as report
-from .common import InputError, emit, output_options, progress_option, show_progress, variant_options
+from .common import InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 def _seat(text, n, what):

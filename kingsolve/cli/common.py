@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -113,3 +114,8 @@ def progress_option(func):
 
 def show_progress(flag) -> bool:
     return sys.stderr.isatty() if flag is None else flag
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (what ``--jobs 0`` means)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

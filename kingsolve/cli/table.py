@@ -3,7 +3,7 @@ import click
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import emit, output_options, progress_option, show_progress, variant_options
+from .common import default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -33,7 +33,6 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
     if jobs == 0:
-        from ..bid import default_jobs
         jobs = default_jobs()
     solver = None
     if use_reference:
