@@ -51,7 +51,7 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     # The cards counted are added to rel (the count depends on their ranks only).
     cdef Rules* r = &s.r
     cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps, top = 0
-    cdef int k = 0, c, o, len_o
+    cdef int k = 0, c, o, len_o, ktop, k_mark
     if hs == 0:
         return 0
     for o in range(r.n):
@@ -63,6 +63,17 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
             break
         k += 1
         x &= ~((<u64>1) << c)
+    ktop = k
+    if k:
+        # Length: when no other seat holds more than k cards of su, they all
+        # follow (their cards lie below L's top k) and are void after k
+        # rounds; L's further cards then win too, unless ruffed (below).  This
+        # rests on the top k cards being L's and on the lengths only.
+        for o in range(r.n):
+            if o != L and ks_popcount(s.hands[o] & suit_bits(su)) > ktop:
+                break
+        else:
+            k = ks_popcount(hs)
     if k and r.trump >= 0 and su != r.trump:
         # An opponent holding trumps could ruff once void; any other seat that
         # holds a trump it must play when void (must-trump) would win the trick
@@ -77,7 +88,11 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
                 if len_o < k:
                     k = len_o
     x = hs
-    for o in range(k):
+    if ktop < k:
+        k_mark = ktop
+    else:
+        k_mark = k
+    for o in range(k_mark):
         c = strongest(r, x)
         rel[0] |= (<u64>1) << c
         x &= ~((<u64>1) << c)
@@ -186,6 +201,33 @@ cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) no
         k_side[0] = k
     else:
         k_opp[0] = k
+
+
+cdef inline void trump_lengths(Solver* s, int* l_side, int* l_opp) noexcept nogil:
+    # When one team holds every live trump, it wins at least as many tricks as
+    # the longest trump holding among its seats: a trick holding a trump is won
+    # by a trump (the strongest one in it), so by that team, and a seat plays
+    # each of its trumps to a different trick.  It rests on the lengths only
+    # (no rank), so it marks no card.  l_side / l_opp: that count for the side
+    # or the other team (0 when the trumps are split or gone).
+    cdef Rules* r = &s.r
+    cdef int o, k, ms = 0, mo = 0
+    l_side[0] = 0
+    l_opp[0] = 0
+    if r.trump < 0:
+        return
+    for o in range(r.n):
+        k = ks_popcount(s.hands[o] & suit_bits(r.trump))
+        if k:
+            if (s.side >> o) & 1:
+                if k > ms:
+                    ms = k
+            elif k > mo:
+                mo = k
+    if mo == 0:
+        l_side[0] = ms
+    elif ms == 0:
+        l_opp[0] = mo
 
 
 cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:
