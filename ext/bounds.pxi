@@ -125,6 +125,37 @@ cdef int cash_suits(int* k, u64* m, int must, int need, u64* rel) noexcept nogil
     return got
 
 
+cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
+    # Tricks L's team surely wins in a row by leading su when no seat outside
+    # the team holds su: m = the shortest holding of su among the team's seats
+    # that hold it (L included).  In each of the first m rounds every such seat
+    # follows with su, the strongest su card wins (no outside seat can follow,
+    # and none can ruff: checked below), and its holder, a teammate with at
+    # least one su card left, leads su again.  Requires that no outside seat
+    # holds a trump (su a side suit), that no void teammate must play a trump
+    # (it would take the lead), and that no su card of the team is
+    # lead-restricted.  Rests on lengths and classes only: marks nothing.
+    cdef Rules* r = &s.r
+    cdef int o, m = 99, k
+    cdef u64 sb = suit_bits(su), tr
+    if (s.hands[L] & sb) == 0:
+        return 0
+    tr = suit_bits(r.trump) if r.trump >= 0 and su != r.trump else 0
+    for o in range(r.n):
+        k = ks_popcount(s.hands[o] & sb)
+        if (team >> o) & 1:
+            if k:
+                if s.hands[o] & sb & r.lead_restricted:
+                    return 0
+                if k < m:
+                    m = k
+            elif s.hands[o] & tr & r.discard_forced:
+                return 0
+        elif k or (s.hands[o] & tr):
+            return 0
+    return m
+
+
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -142,6 +173,9 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     cdef u64 mp[4]
     if s.hands[L] & r.lead_restricted:
         return 0
+    for su in range(4):
+        if team_suit_tricks(s, L, team, su) >= need:
+            return need
     for su in range(4):
         m[su] = 0
         k[su] = cashable(s, L, team, su, &m[su])
