@@ -203,38 +203,72 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
 
 
 cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) noexcept nogil:
-    # Sure tricks from top trumps: the hand holding the strongest live trump wins
-    # one trick with it and with each next-strongest trump it also holds (a top
-    # trump wins whatever trick it is played to, and it is played by the end).
-    # tops[i] = the i+1 strongest of those trumps (what a count of i+1 rests on).
+    # Sure tricks from top trumps.  Let R be the run of strongest live trumps
+    # held by one team (the side, or the other seats).  A trick holding a card
+    # of R is won by that team: its strongest trump is that card or a stronger
+    # one, all of which are in R.  A seat plays its cards of R to different
+    # tricks, so the team wins at least max over its seats of |R & hand| tricks
+    # (R in one hand: |R|, the top trumps of that hand).  The same holds for
+    # every prefix of R; tops[i] = the shortest prefix giving a count of i+1
+    # (what that count rests on: the ranks of those trumps).
     cdef Rules* r = &s.r
-    cdef u64 tr = 0, x
-    cdef int o, c, k = 0, holder = -1
+    cdef u64 tr = 0, x, pre = 0
+    cdef int o, c, best = 0, team = -1, t
+    cdef int cnt[MAX_SEATS]
     k_side[0] = 0
     k_opp[0] = 0
     if r.trump < 0:
         return
     for o in range(r.n):
         tr |= s.hands[o]
+        cnt[o] = 0
     x = tr & suit_bits(r.trump)
     while x:
         c = strongest(r, x)
         for o in range(r.n):
             if (s.hands[o] >> c) & 1:
                 break
-        if holder < 0:
-            holder = o
-        elif o != holder:
+        t = (s.side >> o) & 1
+        if team < 0:
+            team = t
+        elif t != team:
             break
-        tops[k] = (tops[k - 1] if k > 0 else 0) | ((<u64>1) << c)
-        k += 1
+        pre |= (<u64>1) << c
+        cnt[o] += 1
+        if cnt[o] > best:
+            tops[best] = pre
+            best = cnt[o]
         x &= ~((<u64>1) << c)
-    if holder < 0:
-        return
-    if (s.side >> holder) & 1:
-        k_side[0] = k
-    else:
-        k_opp[0] = k
+    if best == 1 and ks_popcount(pre) >= 2 and (
+            (r.discard_forced | r.lead_restricted) & suit_bits(r.trump)) == 0:
+        # The top two trumps T1, T2 sit in two seats X, Y of the team (a seat
+        # holding both would have counted 2).  When X and Y hold three trumps
+        # or more between them the team wins two tricks: it only has to keep
+        # T1 and T2 out of one trick (the first of them played wins, the other
+        # is then the top trump).  Until one is played: on a trump lead the
+        # seat of X, Y with fewer trumps plays its top one and the other a
+        # smaller trump (it has one, the three trumps being still there); on
+        # another lead they play no trump unless a hand is all trumps, and then
+        # that seat plays its top one, the other having a card other than its
+        # top (equal hand sizes: a single-card hand would leave two trumps).
+        # Nothing forces a trump otherwise (no trump is discard-forced or
+        # lead-restricted).  Rests on the ranks of T1, T2 and on the lengths.
+        x = pre
+        c = strongest(r, x)
+        x &= ~((<u64>1) << c)
+        t = strongest(r, x)
+        x = ((<u64>1) << c) | ((<u64>1) << t)
+        cnt[0] = 0
+        for o in range(r.n):
+            if s.hands[o] & x:
+                cnt[0] += ks_popcount(s.hands[o] & suit_bits(r.trump))
+        if cnt[0] >= 3:
+            tops[1] = x
+            best = 2
+    if team == 1:
+        k_side[0] = best
+    elif team == 0:
+        k_opp[0] = best
 
 
 cdef inline void trump_lengths(Solver* s, int* l_side, int* l_opp) noexcept nogil:
