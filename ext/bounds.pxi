@@ -165,7 +165,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # just enough suits to make `need` are added to rel and `need` or more is
     # returned; otherwise the count (below `need`) and nothing is added.
     cdef Rules* r = &s.r
-    cdef int n = r.n, L = s.leader, su, o, q = 0, qp
+    cdef int n = r.n, L = s.leader, su, o, q = 0, qp, e, spare, ql, qbest
     cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
     cdef int k[4]
     cdef int kp[4]
@@ -182,6 +182,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         q += k[su]
     if q >= need:
         return cash_suits(k, m, -1, need, rel)
+    qbest = q
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue
@@ -190,16 +191,36 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
             mp[su] = 0
             kp[su] = cashable(s, o, team, su, &mp[su])
             qp += kp[su]
-        if qp <= q:
-            continue
         # an entry: a suit the leader holds where the teammate can win the first round
+        e = -1
         for su in range(4):
             if (s.hands[L] & suit_bits(su)) and kp[su] > 0:
-                if qp >= need:
-                    return cash_suits(kp, mp, su, need, rel)
-                q = qp
+                e = su
                 break
-    return q
+        if e < 0:
+            continue
+        if qp >= need:
+            return cash_suits(kp, mp, e, need, rel)
+        # First the leader cashes up to `spare` of its own tricks (in suits
+        # where it holds the top, so where o cashes nothing), then crosses in
+        # suit e.  o follows or discards with its cards of the suits it does
+        # not cash (spare of them; no card of o is discard-forced), so its own
+        # tricks stay: its top cards stay on top, the other seats only get
+        # shorter (the opponents holding trumps follow the leader's suits, see
+        # cashable), and L keeps its card of e.
+        spare = 0
+        if (s.hands[o] & r.discard_forced) == 0:
+            for su in range(4):
+                if kp[su] == 0:
+                    spare += ks_popcount(s.hands[o] & suit_bits(su))
+        ql = q if q < spare else spare
+        if qp + ql >= need:
+            cash_suits(kp, mp, e, qp, rel)
+            cash_suits(k, m, -1, need - qp, rel)
+            return need
+        if qp + ql > qbest:
+            qbest = qp + ql
+    return qbest
 
 
 cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) noexcept nogil:
