@@ -44,36 +44,66 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
 
 
 cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
-    # How many tricks seat L can win in a row by leading its top cards of suit su
-    # (0 if it does not hold the strongest live card).  In a trump game a side suit
-    # counts only as many rounds as every opponent holding trumps (and every
-    # teammate forced to trump) can follow.
-    # The cards counted are added to rel (the count depends on their ranks only).
+    # How many tricks seat L can win in a row by leading suit su, its cards from
+    # the strongest down, every teammate following with its cards from the
+    # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
+    # and of a teammate M, and c the longest holding of su among the opponents:
+    # L wins round i when l_i beats every opponent's card (they may still
+    # follow) and every m_i.  When that holds for the first c rounds, the
+    # opponents are void afterwards, and L's further cards win as long as they
+    # beat the teammates' (all of L's length when l_i beats m_i throughout).
+    # In a trump game a side suit counts only as many rounds as every opponent
+    # holding trumps (and every teammate forced to trump) can follow.
+    # rel gets L's cards l_1..l_j for the rounds whose comparisons the count
+    # uses: with them every card from l_j up keeps its owner, which fixes the
+    # comparisons (a teammate's m_i is below l_i exactly when it holds fewer
+    # than i cards above l_i).
     cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps, top = 0
-    cdef int k = 0, c, o, len_o, ktop, k_mark
+    cdef u64 hs = s.hands[L] & suit_bits(su), x, opp = 0, trumps
+    cdef u64 mx[MAX_SEATS]
+    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, omax = -1, cm
+    cdef bint prefix = True, pairs = True
     if hs == 0:
         return 0
+    a = ks_popcount(hs)
     for o in range(r.n):
-        x |= s.hands[o]
-    x &= suit_bits(su)
+        mx[o] = 0
+        if o == L:
+            continue
+        if (team >> o) & 1:
+            mx[o] = s.hands[o] & suit_bits(su)
+        else:
+            x = s.hands[o] & suit_bits(su)
+            opp |= x
+            len_o = ks_popcount(x)
+            if len_o > copp:
+                copp = len_o
+    if opp:
+        omax = strongest(r, opp)
+    x = hs
     while x:
         c = strongest(r, x)
-        if not ((hs >> c) & 1):
-            break
-        k += 1
         x &= ~((<u64>1) << c)
-    ktop = k
-    if k:
-        # Length: when no other seat holds more than k cards of su, they all
-        # follow (their cards lie below L's top k) and are void after k
-        # rounds; L's further cards then win too, unless ruffed (below).  This
-        # rests on the top k cards being L's and on the lengths only.
+        i += 1
         for o in range(r.n):
-            if o != L and ks_popcount(s.hands[o] & suit_bits(su)) > ktop:
-                break
+            if mx[o]:
+                cm = strongest(r, mx[o])
+                mx[o] &= ~((<u64>1) << cm)
+                jpair = i
+                if (r.stronger[c] >> cm) & 1:
+                    pairs = False
+        if not pairs:
+            break
+        if prefix and (omax < 0 or (r.stronger[omax] >> c) & 1):
+            r1 = i
         else:
-            k = ks_popcount(hs)
+            prefix = False
+    if pairs and r1 >= copp:
+        k = a
+        k_mark = copp if copp > jpair else jpair
+    else:
+        k = r1
+        k_mark = r1
     if k and r.trump >= 0 and su != r.trump:
         # An opponent holding trumps could ruff once void; any other seat that
         # holds a trump it must play when void (must-trump) would win the trick
@@ -87,11 +117,9 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
                 len_o = ks_popcount(s.hands[o] & suit_bits(su))
                 if len_o < k:
                     k = len_o
-    x = hs
-    if ktop < k:
-        k_mark = ktop
-    else:
+    if k < k_mark:
         k_mark = k
+    x = hs
     for o in range(k_mark):
         c = strongest(r, x)
         rel[0] |= (<u64>1) << c
