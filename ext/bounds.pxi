@@ -153,6 +153,27 @@ cdef int cash_suits(int* k, u64* m, int must, int need, u64* rel) noexcept nogil
     return got
 
 
+cdef inline bint no_forced_ruff(Solver* s, int team, int skip, int rounds) noexcept nogil:
+    # In a trump game, a teammate void in the led suit whose hand is all
+    # trumps must ruff its partner's winner and so takes the lead: a count of
+    # tricks in a row that leads from one seat must rule that out.  Every
+    # team seat but `skip` (the seat that leads those rounds) that holds a
+    # trump must hold at least `rounds` other cards: it plays one card a
+    # round, so it always has a card other than a trump to play when void.
+    # (Trumps it must play when void, discard_forced ones, are dealt with in
+    # cashable.)  Rests on lengths only.
+    cdef Rules* r = &s.r
+    cdef u64 tr
+    cdef int o
+    if r.trump < 0:
+        return True
+    tr = suit_bits(r.trump)
+    for o in range(r.n):
+        if o != skip and (team >> o) & 1 and (s.hands[o] & tr) and ks_popcount(s.hands[o] & ~tr) < rounds:
+            return False
+    return True
+
+
 cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
     # Tricks L's team surely wins in a row by leading su when no seat outside
     # the team holds su: m = the shortest holding of su among the team's seats
@@ -181,6 +202,13 @@ cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
                 return 0
         elif k or (s.hands[o] & tr):
             return 0
+    if tr:
+        # a void teammate holding trumps must have a card other than a trump
+        # for each round (see no_forced_ruff; teammates holding su follow)
+        for o in range(r.n):
+            if (team >> o) & 1 and (s.hands[o] & sb) == 0 and (s.hands[o] & tr) and (
+                    ks_popcount(s.hands[o] & ~tr) < m):
+                m = ks_popcount(s.hands[o] & ~tr)
     return m
 
 
@@ -208,7 +236,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         m[su] = 0
         k[su] = cashable(s, L, team, su, &m[su])
         q += k[su]
-    if q >= need:
+    if q >= need and no_forced_ruff(s, team, L, need):
         return cash_suits(k, m, -1, need, rel)
     qbest = q
     for o in range(n):
@@ -227,19 +255,22 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
                 break
         if e < 0:
             continue
+        if not no_forced_ruff(s, team, o, need):
+            continue
         if qp >= need:
             return cash_suits(kp, mp, e, need, rel)
         # First the leader cashes up to `spare` of its own tricks (in suits
         # where it holds the top, so where o cashes nothing), then crosses in
-        # suit e.  o follows or discards with its cards of the suits it does
-        # not cash (spare of them; no card of o is discard-forced), so its own
+        # suit e.  o follows or discards with its cards of the side suits it
+        # does not cash (spare of them, no trump: o must not ruff and take the
+        # lead; no card of o is discard-forced), so its own
         # tricks stay: its top cards stay on top, the other seats only get
         # shorter (the opponents holding trumps follow the leader's suits, see
         # cashable), and L keeps its card of e.
         spare = 0
         if (s.hands[o] & r.discard_forced) == 0:
             for su in range(4):
-                if kp[su] == 0:
+                if kp[su] == 0 and su != r.trump:
                     spare += ks_popcount(s.hands[o] & suit_bits(su))
         ql = q if q < spare else spare
         if qp + ql >= need:
@@ -248,7 +279,9 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
             return need
         if qp + ql > qbest:
             qbest = qp + ql
-    return qbest
+    # a failed count stays below need (the counts above that failed a
+    # condition are no bound)
+    return qbest if qbest < need else need - 1
 
 
 cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) noexcept nogil:
