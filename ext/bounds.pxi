@@ -65,6 +65,10 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     cdef bint prefix = True, pairs = True
     if hs == 0:
         return 0
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
+    if not ((hs >> strongest(r, x)) & 1):
+        # l_1 must beat every other card of the suit (round 1): nothing to count
+        return 0
     a = ks_popcount(hs)
     for o in range(r.n):
         mx[o] = 0
