@@ -44,25 +44,70 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
 
 
 cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
-    # How many tricks seat L can win in a row by leading its top cards of suit su
-    # (0 if it does not hold the strongest live card).  In a trump game a side suit
-    # counts only as many rounds as every opponent holding trumps (and every
-    # teammate forced to trump) can follow.
-    # The cards counted are added to rel (the count depends on their ranks only).
+    # How many tricks seat L can win in a row by leading suit su, its cards from
+    # the strongest down, every teammate following with its cards from the
+    # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
+    # and of a teammate M, and c the longest holding of su among the opponents:
+    # L wins round i when l_i beats every opponent's card (they may still
+    # follow) and every m_i.  When that holds for the first c rounds, the
+    # opponents are void afterwards, and L's further cards win as long as they
+    # beat the teammates' (all of L's length when l_i beats m_i throughout).
+    # In a trump game a side suit counts only as many rounds as every opponent
+    # holding trumps (and every teammate forced to trump) can follow.
+    # rel gets L's cards l_1..l_j for the rounds whose comparisons the count
+    # uses: with them every card from l_j up keeps its owner, which fixes the
+    # comparisons (a teammate's m_i is below l_i exactly when it holds fewer
+    # than i cards above l_i).
     cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x = 0, trumps, top = 0
-    cdef int k = 0, c, o, len_o
+    cdef u64 hs = s.hands[L] & suit_bits(su), x, opp = 0, trumps
+    cdef u64 mx[MAX_SEATS]
+    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, omax = -1, cm
+    cdef bint prefix = True, pairs = True
     if hs == 0:
         return 0
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
+    if not ((hs >> strongest(r, x)) & 1):
+        # l_1 must beat every other card of the suit (round 1): nothing to count
+        return 0
+    a = ks_popcount(hs)
     for o in range(r.n):
-        x |= s.hands[o]
-    x &= suit_bits(su)
+        mx[o] = 0
+        if o == L:
+            continue
+        if (team >> o) & 1:
+            mx[o] = s.hands[o] & suit_bits(su)
+        else:
+            x = s.hands[o] & suit_bits(su)
+            opp |= x
+            len_o = ks_popcount(x)
+            if len_o > copp:
+                copp = len_o
+    if opp:
+        omax = strongest(r, opp)
+    x = hs
     while x:
         c = strongest(r, x)
-        if not ((hs >> c) & 1):
-            break
-        k += 1
         x &= ~((<u64>1) << c)
+        i += 1
+        for o in range(r.n):
+            if mx[o]:
+                cm = strongest(r, mx[o])
+                mx[o] &= ~((<u64>1) << cm)
+                jpair = i
+                if (r.stronger[c] >> cm) & 1:
+                    pairs = False
+        if not pairs:
+            break
+        if prefix and (omax < 0 or (r.stronger[omax] >> c) & 1):
+            r1 = i
+        else:
+            prefix = False
+    if pairs and r1 >= copp:
+        k = a
+        k_mark = copp if copp > jpair else jpair
+    else:
+        k = r1
+        k_mark = r1
     if k and r.trump >= 0 and su != r.trump:
         # An opponent holding trumps could ruff once void; any other seat that
         # holds a trump it must play when void (must-trump) would win the trick
@@ -76,8 +121,10 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
                 len_o = ks_popcount(s.hands[o] & suit_bits(su))
                 if len_o < k:
                     k = len_o
+    if k < k_mark:
+        k_mark = k
     x = hs
-    for o in range(k):
+    for o in range(k_mark):
         c = strongest(r, x)
         rel[0] |= (<u64>1) << c
         x &= ~((<u64>1) << c)
@@ -110,6 +157,65 @@ cdef int cash_suits(int* k, u64* m, int must, int need, u64* rel) noexcept nogil
     return got
 
 
+cdef inline bint no_forced_ruff(Solver* s, int team, int skip, int rounds) noexcept nogil:
+    # In a trump game, a teammate void in the led suit whose hand is all
+    # trumps must ruff its partner's winner and so takes the lead: a count of
+    # tricks in a row that leads from one seat must rule that out.  Every
+    # team seat but `skip` (the seat that leads those rounds) that holds a
+    # trump must hold at least `rounds` other cards: it plays one card a
+    # round, so it always has a card other than a trump to play when void.
+    # (Trumps it must play when void, discard_forced ones, are dealt with in
+    # cashable.)  Rests on lengths only.
+    cdef Rules* r = &s.r
+    cdef u64 tr
+    cdef int o
+    if r.trump < 0:
+        return True
+    tr = suit_bits(r.trump)
+    for o in range(r.n):
+        if o != skip and (team >> o) & 1 and (s.hands[o] & tr) and ks_popcount(s.hands[o] & ~tr) < rounds:
+            return False
+    return True
+
+
+cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
+    # Tricks L's team surely wins in a row by leading su when no seat outside
+    # the team holds su: m = the shortest holding of su among the team's seats
+    # that hold it (L included).  In each of the first m rounds every such seat
+    # follows with su, the strongest su card wins (no outside seat can follow,
+    # and none can ruff: checked below), and its holder, a teammate with at
+    # least one su card left, leads su again.  Requires that no outside seat
+    # holds a trump (su a side suit), that no void teammate must play a trump
+    # (it would take the lead), and that no su card of the team is
+    # lead-restricted.  Rests on lengths and classes only: marks nothing.
+    cdef Rules* r = &s.r
+    cdef int o, m = 99, k
+    cdef u64 sb = suit_bits(su), tr
+    if (s.hands[L] & sb) == 0:
+        return 0
+    tr = suit_bits(r.trump) if r.trump >= 0 and su != r.trump else 0
+    for o in range(r.n):
+        k = ks_popcount(s.hands[o] & sb)
+        if (team >> o) & 1:
+            if k:
+                if s.hands[o] & sb & r.lead_restricted:
+                    return 0
+                if k < m:
+                    m = k
+            elif s.hands[o] & tr & r.discard_forced:
+                return 0
+        elif k or (s.hands[o] & tr):
+            return 0
+    if tr:
+        # a void teammate holding trumps must have a card other than a trump
+        # for each round (see no_forced_ruff; teammates holding su follow)
+        for o in range(r.n):
+            if (team >> o) & 1 and (s.hands[o] & sb) == 0 and (s.hands[o] & tr) and (
+                    ks_popcount(s.hands[o] & ~tr) < m):
+                m = ks_popcount(s.hands[o] & ~tr)
+    return m
+
+
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -119,7 +225,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # just enough suits to make `need` are added to rel and `need` or more is
     # returned; otherwise the count (below `need`) and nothing is added.
     cdef Rules* r = &s.r
-    cdef int n = r.n, L = s.leader, su, o, q = 0, qp
+    cdef int n = r.n, L = s.leader, su, o, q = 0, qp, e, spare, ql, qbest
     cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
     cdef int k[4]
     cdef int kp[4]
@@ -128,11 +234,15 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     if s.hands[L] & r.lead_restricted:
         return 0
     for su in range(4):
+        if team_suit_tricks(s, L, team, su) >= need:
+            return need
+    for su in range(4):
         m[su] = 0
         k[su] = cashable(s, L, team, su, &m[su])
         q += k[su]
-    if q >= need:
+    if q >= need and no_forced_ruff(s, team, L, need):
         return cash_suits(k, m, -1, need, rel)
+    qbest = q
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue
@@ -141,51 +251,137 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
             mp[su] = 0
             kp[su] = cashable(s, o, team, su, &mp[su])
             qp += kp[su]
-        if qp <= q:
-            continue
         # an entry: a suit the leader holds where the teammate can win the first round
+        e = -1
         for su in range(4):
             if (s.hands[L] & suit_bits(su)) and kp[su] > 0:
-                if qp >= need:
-                    return cash_suits(kp, mp, su, need, rel)
-                q = qp
+                e = su
                 break
-    return q
+        if e < 0:
+            continue
+        if not no_forced_ruff(s, team, o, need):
+            continue
+        if qp >= need:
+            return cash_suits(kp, mp, e, need, rel)
+        # First the leader cashes up to `spare` of its own tricks (in suits
+        # where it holds the top, so where o cashes nothing), then crosses in
+        # suit e.  o follows or discards with its cards of the side suits it
+        # does not cash (spare of them, no trump: o must not ruff and take the
+        # lead; no card of o is discard-forced), so its own
+        # tricks stay: its top cards stay on top, the other seats only get
+        # shorter (the opponents holding trumps follow the leader's suits, see
+        # cashable), and L keeps its card of e.
+        spare = 0
+        if (s.hands[o] & r.discard_forced) == 0:
+            for su in range(4):
+                if kp[su] == 0 and su != r.trump:
+                    spare += ks_popcount(s.hands[o] & suit_bits(su))
+        ql = q if q < spare else spare
+        if qp + ql >= need:
+            cash_suits(kp, mp, e, qp, rel)
+            cash_suits(k, m, -1, need - qp, rel)
+            return need
+        if qp + ql > qbest:
+            qbest = qp + ql
+    # a failed count stays below need (the counts above that failed a
+    # condition are no bound)
+    return qbest if qbest < need else need - 1
 
 
 cdef inline void trump_winners(Solver* s, int* k_side, int* k_opp, u64* tops) noexcept nogil:
-    # Sure tricks from top trumps: the hand holding the strongest live trump wins
-    # one trick with it and with each next-strongest trump it also holds (a top
-    # trump wins whatever trick it is played to, and it is played by the end).
-    # tops[i] = the i+1 strongest of those trumps (what a count of i+1 rests on).
+    # Sure tricks from top trumps.  Let R be the run of strongest live trumps
+    # held by one team (the side, or the other seats).  A trick holding a card
+    # of R is won by that team: its strongest trump is that card or a stronger
+    # one, all of which are in R.  A seat plays its cards of R to different
+    # tricks, so the team wins at least max over its seats of |R & hand| tricks
+    # (R in one hand: |R|, the top trumps of that hand).  The same holds for
+    # every prefix of R; tops[i] = the shortest prefix giving a count of i+1
+    # (what that count rests on: the ranks of those trumps).
     cdef Rules* r = &s.r
-    cdef u64 tr = 0, x
-    cdef int o, c, k = 0, holder = -1
+    cdef u64 tr = 0, x, pre = 0
+    cdef int o, c, best = 0, team = -1, t
+    cdef int cnt[MAX_SEATS]
     k_side[0] = 0
     k_opp[0] = 0
     if r.trump < 0:
         return
     for o in range(r.n):
         tr |= s.hands[o]
+        cnt[o] = 0
     x = tr & suit_bits(r.trump)
     while x:
         c = strongest(r, x)
         for o in range(r.n):
             if (s.hands[o] >> c) & 1:
                 break
-        if holder < 0:
-            holder = o
-        elif o != holder:
+        t = (s.side >> o) & 1
+        if team < 0:
+            team = t
+        elif t != team:
             break
-        tops[k] = (tops[k - 1] if k > 0 else 0) | ((<u64>1) << c)
-        k += 1
+        pre |= (<u64>1) << c
+        cnt[o] += 1
+        if cnt[o] > best:
+            tops[best] = pre
+            best = cnt[o]
         x &= ~((<u64>1) << c)
-    if holder < 0:
+    if best == 1 and ks_popcount(pre) >= 2 and (
+            (r.discard_forced | r.lead_restricted) & suit_bits(r.trump)) == 0:
+        # The top two trumps T1, T2 sit in two seats X, Y of the team (a seat
+        # holding both would have counted 2).  When X and Y hold three trumps
+        # or more between them the team wins two tricks: it only has to keep
+        # T1 and T2 out of one trick (the first of them played wins, the other
+        # is then the top trump).  Until one is played: on a trump lead the
+        # seat of X, Y with fewer trumps plays its top one and the other a
+        # smaller trump (it has one, the three trumps being still there); on
+        # another lead they play no trump unless a hand is all trumps, and then
+        # that seat plays its top one, the other having a card other than its
+        # top (equal hand sizes: a single-card hand would leave two trumps).
+        # Nothing forces a trump otherwise (no trump is discard-forced or
+        # lead-restricted).  Rests on the ranks of T1, T2 and on the lengths.
+        x = pre
+        c = strongest(r, x)
+        x &= ~((<u64>1) << c)
+        t = strongest(r, x)
+        x = ((<u64>1) << c) | ((<u64>1) << t)
+        cnt[0] = 0
+        for o in range(r.n):
+            if s.hands[o] & x:
+                cnt[0] += ks_popcount(s.hands[o] & suit_bits(r.trump))
+        if cnt[0] >= 3:
+            tops[1] = x
+            best = 2
+    if team == 1:
+        k_side[0] = best
+    elif team == 0:
+        k_opp[0] = best
+
+
+cdef inline void trump_lengths(Solver* s, int* l_side, int* l_opp) noexcept nogil:
+    # When one team holds every live trump, it wins at least as many tricks as
+    # the longest trump holding among its seats: a trick holding a trump is won
+    # by a trump (the strongest one in it), so by that team, and a seat plays
+    # each of its trumps to a different trick.  It rests on the lengths only
+    # (no rank), so it marks no card.  l_side / l_opp: that count for the side
+    # or the other team (0 when the trumps are split or gone).
+    cdef Rules* r = &s.r
+    cdef int o, k, ms = 0, mo = 0
+    l_side[0] = 0
+    l_opp[0] = 0
+    if r.trump < 0:
         return
-    if (s.side >> holder) & 1:
-        k_side[0] = k
-    else:
-        k_opp[0] = k
+    for o in range(r.n):
+        k = ks_popcount(s.hands[o] & suit_bits(r.trump))
+        if k:
+            if (s.side >> o) & 1:
+                if k > ms:
+                    ms = k
+            elif k > mo:
+                mo = k
+    if mo == 0:
+        l_side[0] = ms
+    elif ms == 0:
+        l_opp[0] = mo
 
 
 cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:

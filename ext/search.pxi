@@ -173,8 +173,18 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                     need += 1
                 if need <= ncards and quick_tricks(s, need, rel) >= need:
                     return total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
-            trump_winners(s, &k_side, &k_opp, tops)
             mt = min_trick_points(r, ti, ncards)
+            if mt > 0:
+                trump_lengths(s, &k_side, &k_opp)
+                if k_side and k_side * mt >= beta:
+                    need = (beta + mt - 1) // mt if beta > 0 else 1
+                    rel[0] = 0
+                    return need * mt
+                if k_opp and total_ub - k_opp * mt < beta:
+                    need = (total_ub - beta) // mt + 1
+                    rel[0] = 0
+                    return total_ub - need * mt
+            trump_winners(s, &k_side, &k_opp, tops)
             if k_side and mt > 0 and k_side * mt >= beta:
                 need = (beta + mt - 1) // mt if beta > 0 else 1
                 rel[0] = tops[need - 1]

@@ -346,6 +346,25 @@ def test_must_trump_partner_takes_the_lead_from_the_casher():
     assert dict(s.card_values(hands, 3, [], 9, side)) == cv
 
 
+def test_all_trump_partner_takes_the_lead_from_the_casher():
+    """The same without must-trump: a partner void in the suit being cashed whose
+    hand is all trumps must ruff its partner's winner and takes the lead, here
+    straight into the opponents' ace of trumps.  With the first two tricks worth
+    1 and the last two 0, cashing S A K Q makes only 1 (quick tricks claimed 2)."""
+    rules = Rules(4, trump=H, trick_points=[0] * 9 + [1, 1, 0, 0])
+    hands = [mask(card(S, 14), card(S, 13), card(S, 12), card(D, 3)),
+             mask(card(S, 11), card(S, 10), card(S, 9), card(H, 14)),
+             mask(card(H, 2), card(H, 3), card(H, 4), card(H, 5)),
+             mask(card(S, 8), card(S, 7), card(D, 2), card(D, 4))]
+    side = 0b0101
+    s = Search(12)
+    s.configure(*rules.args())
+    v, cv = oracle(rules, hands, 0, [], 9, side)
+    assert v == 1
+    assert s.value(hands, 0, [], 9, side) == v
+    assert dict(s.card_values(hands, 0, [], 9, side)) == cv
+
+
 def test_a_representative_card_passes_its_rank_to_its_group():
     """The case the partition test found: seat 2 (last to play) holds D10 D13 over
     seat 1's D6.  D10 and D13 are one move; D13 is searched and wins by rank.  A
