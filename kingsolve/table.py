@@ -171,8 +171,11 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
 
 
 def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress) -> Table:
-    # Every (row, seat) cell is one task; a row with parts waits for them (its
-    # guess).  Rows are reported in order, as each completes.
+    # Every (row, seat) cell is one task, and at most `jobs` run at once.  A
+    # cell of a row with parts waits for the parts' cells of its seat (its
+    # guess); once it may run it goes before the other cells (those rows,
+    # erajlash, are the longest: started last they would run alone at the
+    # end).  Rows are reported in order, as each completes.
     import threading
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
@@ -181,6 +184,7 @@ def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
     left = [n] * len(chosen)
+    todo = [(i, seat) for i in range(len(chosen)) for seat in range(n)]
 
     def solve(i, seat, guess):
         solver = getattr(local, "solver", None)
@@ -189,25 +193,31 @@ def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
         deal = Deal.from_layout(chosen[i], table.layout, lead)
         return i, seat, solver.value(deal, 1 << seat, guess)
 
-    def ready(i):
-        return parts[i] is None or all(left[k] == 0 for k in parts[i])
+    def can_run(cell):
+        i, seat = cell
+        return parts[i] is None or all(cells[k][seat] is not None for k in parts[i])
 
-    waiting = [i for i in range(len(chosen)) if not ready(i)]
+    def next_cell():
+        ready = [c for c in todo if can_run(c)]
+        return next((c for c in ready if parts[c[0]] is not None), ready[0] if ready else None)
+
     pool = ThreadPoolExecutor(max_workers=jobs)
+    running = {}
+    done_rows = 0
     try:
-        pending = {pool.submit(solve, i, seat, None)
-                   for i in range(len(chosen)) if i not in waiting for seat in range(n)}
-        done_rows = 0
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        while todo or running:
+            while len(running) < jobs and (cell := next_cell()) is not None:
+                todo.remove(cell)
+                i, seat = cell
+                guess = None if parts[i] is None else guess_from_parts(
+                    rules[i], [(rules[k], (cells[k][seat],)) for k in parts[i]])[0]
+                running[pool.submit(solve, i, seat, guess)] = cell
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in finished:
+                del running[f]
                 i, seat, v = f.result()
                 cells[i][seat] = v
                 left[i] -= 1
-            for i in [i for i in waiting if ready(i)]:
-                waiting.remove(i)
-                g = guess_from_parts(rules[i], [(rules[k], tuple(cells[k])) for k in parts[i]])
-                pending |= {pool.submit(solve, i, seat, g[seat]) for seat in range(n)}
             while done_rows < len(chosen) and left[done_rows] == 0:
                 table.rows.append(TableRow(chosen[done_rows], tuple(cells[done_rows])))
                 done_rows += 1
