@@ -326,6 +326,17 @@ def test_lone_seat_on_lead_cannot_always_duck_with_its_weakest_card():
     assert dict(s.card_values(hands, 0, [], 0, 1)) == cv
 
 
+def agrees_with_oracle(rules, hands, leader, trick_index, side):
+    """The native value and card values of a trick-boundary position equal the
+    oracle's; returns the oracle's (value, card values)."""
+    s = Search(12)
+    s.configure(*rules.args())
+    v, cv = oracle(rules, hands, leader, [], trick_index, side)
+    assert s.value(hands, leader, [], trick_index, side) == v
+    assert dict(s.card_values(hands, leader, [], trick_index, side)) == cv
+    return v, cv
+
+
 def test_must_trump_partner_takes_the_lead_from_the_casher():
     """Quick tricks with must-trump (a void follower holding a trump must play
     one): a partner void in the suit being cashed is forced to ruff the winner and
@@ -337,13 +348,8 @@ def test_must_trump_partner_takes_the_lead_from_the_casher():
              mask(card(S, 5), card(S, 13), card(H, 12), card(H, 13)),
              mask(card(S, 10), card(H, 3), card(H, 6), card(C, 14)),
              mask(card(S, 3), card(H, 8), card(D, 6), card(C, 3))]
-    side = 0b1010
-    s = Search(12)
-    s.configure(*rules.args())
-    v, cv = oracle(rules, hands, 3, [], 9, side)
+    _, cv = agrees_with_oracle(rules, hands, 3, 9, 0b1010)
     assert cv[card(S, 3)] == 0
-    assert s.value(hands, 3, [], 9, side) == v
-    assert dict(s.card_values(hands, 3, [], 9, side)) == cv
 
 
 def test_all_trump_partner_takes_the_lead_from_the_casher():
@@ -356,13 +362,8 @@ def test_all_trump_partner_takes_the_lead_from_the_casher():
              mask(card(S, 11), card(S, 10), card(S, 9), card(H, 14)),
              mask(card(H, 2), card(H, 3), card(H, 4), card(H, 5)),
              mask(card(S, 8), card(S, 7), card(D, 2), card(D, 4))]
-    side = 0b0101
-    s = Search(12)
-    s.configure(*rules.args())
-    v, cv = oracle(rules, hands, 0, [], 9, side)
+    v, _ = agrees_with_oracle(rules, hands, 0, 9, 0b0101)
     assert v == 1
-    assert s.value(hands, 0, [], 9, side) == v
-    assert dict(s.card_values(hands, 0, [], 9, side)) == cv
 
 
 def test_a_representative_card_passes_its_rank_to_its_group():
