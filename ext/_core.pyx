@@ -32,7 +32,7 @@ cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 
 cdef int child_value(Solver* s, int c, int guess, bint use_guess) noexcept nogil:
     # Exact value for the side after the seat to move plays c.
-    cdef int gain, old, v, seat = (s.leader + s.np) % s.r.n
+    cdef int gain, old, v, seat = seat_to_move(s)
     cdef u64 mark
     old = play_card(s, seat, c, &gain, &mark)
     v = gain + solve_value(s, guess - gain, use_guess)
@@ -42,7 +42,7 @@ cdef int child_value(Solver* s, int c, int guess, bint use_guess) noexcept nogil
 
 cdef bint child_reaches(Solver* s, int c, int target) noexcept nogil:
     # Zero-window test on the position after c: side wins >= target?
-    cdef int gain, old, seat = (s.leader + s.np) % s.r.n
+    cdef int gain, old, seat = seat_to_move(s)
     cdef bint ok
     cdef u64 mark
     old = play_card(s, seat, c, &gain, &mark)
@@ -53,7 +53,7 @@ cdef bint child_reaches(Solver* s, int c, int target) noexcept nogil:
 
 cdef int card_values_c(Solver* s, int* cards, int* values) noexcept nogil:
     # Value of every legal card of the seat to move (equivalent cards share one search).
-    cdef int seat = (s.leader + s.np) % s.r.n
+    cdef int seat = seat_to_move(s)
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, k = 0, guess
@@ -83,7 +83,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
     cdef u64 mark
     v = solve_value(s, 0, False)
     while True:
-        seat = (s.leader + s.np) % s.r.n
+        seat = seat_to_move(s)
         if s.hands[seat] == 0:
             break
         maximize = (s.side >> seat) & 1
@@ -93,7 +93,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
             tt_lookup(s, &key, VAL_INF, &dummy, &mark, &first)
         nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
         if nm > 1:
-            order_moves(s, seat, nm, reps, groups, first, live_cards(s))
+            order_moves(s, seat, nm, reps, groups, first)
         chosen = reps[nm - 1]
         if nm > 1:
             for i in range(nm):

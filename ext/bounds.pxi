@@ -37,7 +37,7 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     # the side or not: the side's total lies between the sum of the negative
     # ones and the sum of the positive ones.
     cdef Rules* r = &s.r
-    cdef int seat = seat_plus(s.leader, s.np, r.n)
+    cdef int seat = seat_to_move(s)
     cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included
     lb[0] = r.tp_neg[s.trick_index + nt] - r.tp_neg[s.trick_index] + s.live_neg
     ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos
@@ -398,7 +398,7 @@ cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:
     cdef int k = ks_popcount(xs), nx = 0, no = 0, c
     cdef u64 a = xs | os
     while nx < k:
-        c = ks_msb(a) if r.inverted else ks_ctz(a)
+        c = weakest(r, a)
         a &= ~((<u64>1) << c)
         if (xs >> c) & 1:
             nx += 1
@@ -443,7 +443,7 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
         os = others & suit_bits(su)
         if xs == 0 or os == 0:
             continue
-        weakest_other = ks_msb(os) if r.inverted else ks_ctz(os)
+        weakest_other = weakest(r, os)
         if strict:
             if (r.stronger[strongest(r, xs)] >> weakest_other) & 1 == 0:
                 return False
@@ -457,7 +457,7 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
                 if not ducks_suit(r, xs & ~f, os, 0):
                     return False
             if s.leader == x and not lead_ok:
-                c = ks_msb(xs) if r.inverted else ks_ctz(xs)
+                c = weakest(r, xs)
                 if (not ((r.lead_restricted >> c) & 1) or (mine & ~r.lead_restricted) == 0) and (
                         ducks_suit(r, xs, os, 1)):
                     lead_ok = True

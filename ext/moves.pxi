@@ -10,6 +10,10 @@ cdef inline int seat_plus(int a, int k, int n) noexcept nogil:
     return a - n if a >= n else a
 
 
+cdef inline int seat_to_move(Solver* s) noexcept nogil:
+    return seat_plus(s.leader, s.np, s.r.n)
+
+
 cdef inline int suit_of(int c) noexcept nogil:
     return c >> 4
 
@@ -26,6 +30,11 @@ cdef inline int strength(Rules* r, int c) noexcept nogil:
 cdef inline int strongest(Rules* r, u64 x) noexcept nogil:
     # The strongest card of a nonempty set of cards of one suit.
     return ks_ctz(x) if r.inverted else ks_msb(x)
+
+
+cdef inline int weakest(Rules* r, u64 x) noexcept nogil:
+    # The weakest card of a nonempty set of cards of one suit.
+    return ks_msb(x) if r.inverted else ks_ctz(x)
 
 
 cdef inline bint beats(Rules* r, int c, int w) noexcept nogil:
@@ -129,7 +138,7 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
                     tr &= r.stronger[w_card]
                 if tr:
                     # the weakest trump that wins
-                    cand = ks_msb(tr) if r.inverted else ks_ctz(tr)
+                    cand = weakest(r, tr)
                     w_card = cand
                     w_seat = p
     return w_seat
@@ -193,7 +202,7 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     return <int64_t>value * 32 + st
 
 
-cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups, int first, u64 live) noexcept nogil:
+cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups, int first) noexcept nogil:
     # Sort the move classes by score; the class holding `first` (a table move) goes first.
     cdef int64_t score[MAX_MOVES]
     cdef int64_t ts

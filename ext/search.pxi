@@ -49,6 +49,22 @@ cdef inline int min_trick_points(Rules* r, int ti, int nt) noexcept nogil:
     return m
 
 
+cdef inline bint sure_tricks_cut(int k_side, int k_opp, int mt, int beta, int total_ub,
+                                 int* v, int* need) noexcept nogil:
+    # The side (k_side) or the other team (k_opp) surely wins that many tricks,
+    # each worth at least mt > 0: does that settle the test against beta?  If
+    # so, v = the bound and need = the sure tricks it rests on.
+    if k_side and k_side * mt >= beta:
+        need[0] = (beta + mt - 1) // mt if beta > 0 else 1
+        v[0] = need[0] * mt
+        return True
+    if k_opp and total_ub - k_opp * mt < beta:
+        need[0] = (total_ub - beta) // mt + 1
+        v[0] = total_ub - need[0] * mt
+        return True
+    return False
+
+
 cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noexcept nogil:
     # Play c for `seat`, the seat to move; completes the trick when it is the last card.
     # Returns the previous leader (for undo_card); gain = side's points if the trick
@@ -116,7 +132,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
     cdef int np = s.np
-    cdef int seat = seat_plus(s.leader, np, n)
+    cdef int seat = seat_to_move(s)
     cdef bint maximize = (s.side >> seat) & 1
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
@@ -175,30 +191,22 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                     return total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
             mt = min_trick_points(r, ti, ncards)
             if mt > 0:
+                # sure trump tricks, first from lengths alone (no mark), then
+                # from the top trumps (marking those the count needs)
                 trump_lengths(s, &k_side, &k_opp)
-                if k_side and k_side * mt >= beta:
-                    need = (beta + mt - 1) // mt if beta > 0 else 1
+                if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = 0
-                    return need * mt
-                if k_opp and total_ub - k_opp * mt < beta:
-                    need = (total_ub - beta) // mt + 1
-                    rel[0] = 0
-                    return total_ub - need * mt
-            trump_winners(s, &k_side, &k_opp, tops)
-            if k_side and mt > 0 and k_side * mt >= beta:
-                need = (beta + mt - 1) // mt if beta > 0 else 1
-                rel[0] = tops[need - 1]
-                return need * mt
-            if k_opp and mt > 0 and total_ub - k_opp * mt < beta:
-                need = (total_ub - beta) // mt + 1
-                rel[0] = tops[need - 1]
-                return total_ub - need * mt
+                    return v
+                trump_winners(s, &k_side, &k_opp, tops)
+                if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
+                    rel[0] = tops[need - 1]
+                    return v
     s.nodes += 1
     legal = legal_plays(s, seat)
     live = live_cards(s)
     nm = move_classes(s, legal, live, reps, groups)
     if nm > 1:
-        order_moves(s, seat, nm, reps, groups, first, live)
+        order_moves(s, seat, nm, reps, groups, first)
     best = -VAL_INF if maximize else VAL_INF
     for i in range(nm):
         c = reps[i]

@@ -121,10 +121,10 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
                 else:
                     run = 0
                     x = rs
-                    c = ks_msb(x) if r.inverted else ks_ctz(x)
+                    c = weakest(r, x)
                     cl = r.card_class[c]
                     while x:
-                        c = ks_msb(x) if r.inverted else ks_ctz(x)
+                        c = weakest(r, x)
                         if r.card_class[c] != cl:
                             break
                         run |= (<u64>1) << c

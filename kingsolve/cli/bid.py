@@ -6,7 +6,7 @@ from ..bid import ROLES, analyse
 from ..errors import InvalidLayoutError
 from ..layout import parse_hand, parse_seat
 from ..reporting import bid as report
-from .common import InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 def _seat(text, n, what):
@@ -62,7 +62,7 @@ def _known(items, n):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Also draw the trick distribution of every game to FILE.png.")
 @click.option("--tt-size", default=16, show_default=True, type=click.IntRange(10, 28),
-              help="Transposition table size per process: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits).")
+              help=f"Transposition table size per process: {TT_SIZE_BYTES}.")
 @output_options
 @progress_option
 def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, plot_path,

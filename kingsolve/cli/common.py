@@ -116,6 +116,9 @@ def show_progress(flag) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 
 
+TT_SIZE_BYTES = "about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits)"
+
+
 def default_jobs() -> int:
     """The cores this process may run on (what ``--jobs 0`` means)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

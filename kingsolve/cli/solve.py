@@ -5,7 +5,7 @@ from ..errors import KingsolveError
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
 from ..solver import Solver, default_tt_log2, solve as solve_layout
-from .common import InputError, contract_options, output_options, variant_options
+from .common import TT_SIZE_BYTES, InputError, contract_options, output_options, variant_options
 
 
 def _layouts(layout, file):
@@ -47,7 +47,7 @@ def _layouts(layout, file):
 @click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help="Transposition table size: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits) (default: 16 for hands of up to 10 cards, 20 for 13).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 20 for 13).")
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
     """Double-dummy values of a layout under a contract.

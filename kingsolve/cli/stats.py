@@ -5,7 +5,7 @@ import click
 from ..reporting import stats as report
 from ..stats import make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
-from .common import InputError, emit, output_options, progress_option, show_progress, variant_options
+from .common import TT_SIZE_BYTES, InputError, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -33,7 +33,7 @@ from .common import InputError, emit, output_options, progress_option, show_prog
 @click.option("--chunk-size", default=None, type=click.IntRange(1, None), metavar="D",
               help="Deals per task and per write (default: up to 25, about 4 tasks a job).")
 @click.option("--tt-size", default=18, show_default=True, type=click.IntRange(10, 28),
-              help="Transposition table size of each worker: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits).")
+              help=f"Transposition table size of each worker: {TT_SIZE_BYTES}.")
 @progress_option
 @output_options
 def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, scheduler, leader, hand_size,

@@ -3,7 +3,7 @@ import click
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -15,7 +15,7 @@ from .common import default_jobs, emit, output_options, progress_option, show_pr
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help="Transposition table size: about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits) (default: 16 for hands of up to 10 cards, 20 for 13).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 20 for 13).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
@@ -37,9 +37,6 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     solver = None
     if use_reference:
         solver, jobs = ReferenceSolver(), 1
-    elif jobs == 1:
-        from ..solver import Solver, default_tt_log2
-        solver = Solver(tt_size or default_tt_log2(lay.hand_size))
     bar = None
     if show_progress(progress):
         from tqdm import tqdm
