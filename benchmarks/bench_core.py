@@ -8,7 +8,12 @@ workloads: equal to a second solve with a different table size).  Each solve
 starts from an empty transposition table; set-up is outside the timed part.
 Reported per deal set: median milliseconds per solve (median over the deals of
 the per-deal median over the runs), DDS's median on the same deals, the ratio
-kingsolve / DDS, search nodes per second and the table hit rate.
+kingsolve / DDS of those medians, the median over the deals of the per-deal
+ratio, search nodes per second, the table hit rate, and the ratio of
+trick-start positions searched (kingsolve's trick_nodes / DDS's own node count,
+which counts the same thing).  bench_bridge13_40 is the first 40 deals of the
+13-card seed (its first 12 are bench_bridge13): with 12 deals the two medians
+can fall on different deals, far apart.
 """
 from __future__ import annotations
 
@@ -21,8 +26,8 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(1, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
 from common import (  # noqa: E402
-    SEEDS, bridge_contract, bridge_deals, deal, deck, dds_deal, dds_tricks, king_erajlash_contract,
-    king_penalty_contract)
+    SEEDS, bridge_contract, bridge_deals, deal, deck, dds_deal, dds_trick_nodes, dds_tricks,
+    king_erajlash_contract, king_penalty_contract)
 
 import random  # noqa: E402
 
@@ -31,8 +36,10 @@ from kingsolve.solver import default_tt_log2  # noqa: E402
 
 
 def time_kingsolve(search: Search, jobs, runs: int):
-    """jobs: list of (config, hands, leader, side); returns (per-job medians, nodes/s, hit rate)."""
+    """jobs: list of (config, hands, leader, side); returns (per-job medians, nodes/s, hit rate,
+    per-job trick_nodes)."""
     per_job = [[] for _ in jobs]
+    trick_nodes = [0] * len(jobs)
     nodes = hits = probes = 0
     total_t = 0.0
     for _ in range(runs):
@@ -48,7 +55,8 @@ def time_kingsolve(search: Search, jobs, runs: int):
             nodes += search.nodes
             hits += search.tt_hits
             probes += search.tt_probes
-    return [statistics.median(x) for x in per_job], nodes / total_t, hits / max(probes, 1)
+            trick_nodes[i] = search.trick_nodes
+    return [statistics.median(x) for x in per_job], nodes / total_t, hits / max(probes, 1), trick_nodes
 
 
 def time_dds(jobs, runs: int):
@@ -63,8 +71,8 @@ def time_dds(jobs, runs: int):
     return [statistics.median(x) for x in per_job]
 
 
-def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search):
-    deals = bridge_deals(name, count, per_hand)
+def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, seed_name: str | None = None):
+    deals = bridge_deals(seed_name or name, count, per_hand)
     jobs = []
     for hands, leader, trump in deals:
         side = 0b0101 if leader % 2 == 0 else 0b1010
@@ -75,12 +83,15 @@ def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search):
         want = dds_tricks(hands, leader, trump)
         assert got == want, f"{name}: kingsolve {got} != DDS {want} for {hands} leader {leader} trump {trump}"
         jobs.append((config, hands, leader, side))
-    ks, nps, hit = time_kingsolve(search, jobs, runs)
+    ks, nps, hit, ks_tn = time_kingsolve(search, jobs, runs)
     dds = time_dds(deals, runs)
+    dds_tn = [dds_trick_nodes(*d) for d in deals]
     ks_ms = statistics.median(ks) * 1e3
     dds_ms = statistics.median(dds) * 1e3
     return dict(name=name, solves=len(jobs), ks_ms=ks_ms, dds_ms=dds_ms, ratio=ks_ms / dds_ms,
-                ks_total=sum(ks) * 1e3, dds_total=sum(dds) * 1e3, nps=nps, hit=hit)
+                deal_ratio=statistics.median(a / b for a, b in zip(ks, dds)),
+                ks_total=sum(ks) * 1e3, dds_total=sum(dds) * 1e3, nps=nps, hit=hit,
+                tn_ratio=sum(ks_tn) / sum(dds_tn))
 
 
 def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int], config, runs: int,
@@ -100,10 +111,11 @@ def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int
             b = check.value(hands, leader, [], 0, 1 << seat)
             assert a == b, f"{name}: table sizes disagree ({a} != {b})"
             jobs.append((config, hands, leader, 1 << seat))
-    ks, nps, hit = time_kingsolve(search, jobs, runs)
+    ks, nps, hit, _ = time_kingsolve(search, jobs, runs)
     ks_ms = statistics.median(ks) * 1e3
-    return dict(name=label or name, solves=len(jobs), ks_ms=ks_ms, dds_ms=float("nan"), ratio=float("nan"),
-                ks_total=sum(ks) * 1e3, dds_total=float("nan"), nps=nps, hit=hit)
+    nan = float("nan")
+    return dict(name=label or name, solves=len(jobs), ks_ms=ks_ms, dds_ms=nan, ratio=nan, deal_ratio=nan,
+                ks_total=sum(ks) * 1e3, dds_total=nan, nps=nps, hit=hit, tn_ratio=nan)
 
 
 def main(argv=None) -> None:
@@ -122,6 +134,8 @@ def main(argv=None) -> None:
     sets = {
         "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search_for(8)),
         "bench_bridge13": lambda: bridge_set("bench_bridge13", 4 if q else 12, 13, args.runs, search_for(13)),
+        "bench_bridge13_40": lambda: bridge_set("bench_bridge13_40", 8 if q else 40, 13, args.runs, search_for(13),
+                                                seed_name="bench_bridge13"),
         "bench_king8": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
                                         king_penalty_contract(4, 8), args.runs, search_for(8)),
         "bench_king8_erajlash": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
@@ -135,13 +149,13 @@ def main(argv=None) -> None:
     # The 4-seat 13-card penalty deals take from milliseconds to minutes per seat
     # (one seat of the first deal: ~100 s), so they run only when asked for.
     names = args.only or [k for k in sets if k != "bench_king13"]
-    print(f"{'deal set':22} {'solves':>6} {'ks ms':>9} {'DDS ms':>9} {'ratio':>7} "
-          f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7}")
+    print(f"{'deal set':22} {'solves':>6} {'ks ms':>9} {'DDS ms':>9} {'ratio':>7} {'per deal':>8} "
+          f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7} {'tnodes':>7}")
     for name in names:
         r = sets[name]()
         print(f"{r['name']:22} {r['solves']:6d} {r['ks_ms']:9.3f} {r['dds_ms']:9.3f} {r['ratio']:7.2f} "
-              f"{r['ks_total']:10.1f} {r['dds_total']:10.1f} {r['nps'] / 1e6:9.2f} {r['hit']:7.1%}",
-              flush=True)
+              f"{r['deal_ratio']:8.2f} {r['ks_total']:10.1f} {r['dds_total']:10.1f} {r['nps'] / 1e6:9.2f} "
+              f"{r['hit']:7.1%} {r['tn_ratio']:7.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -116,6 +116,19 @@ def dds_deal(hands: list[int], leader: int, trump: int):
     return Deal(to_pbn(hands), first=Player(leader), trump=Denom(4 if trump < 0 else trump))
 
 
+def dds_trick_nodes(hands: list[int], leader: int, trump: int) -> float:
+    """The nodes DDS reports for the same solve (futureTricks.nodes: positions at
+    a trick's start, the count kingsolve keeps as trick_nodes), through endplay's
+    low-level binding; NaN where that binding is not available."""
+    try:
+        import endplay._dds as _dds
+        fut = _dds.futureTricks()
+        _dds.SolveBoard(dds_deal(hands, leader, trump)._data, -1, 1, 1, fut, 0)
+        return float(fut.nodes)
+    except (ImportError, AttributeError):
+        return float("nan")
+
+
 def dds_tricks(hands: list[int], leader: int, trump: int) -> int:
     """Tricks for the side on lead, by DDS (endplay.dds.solve_board, optimal-one mode)."""
     from endplay.dds.solve import SolveMode, solve_board

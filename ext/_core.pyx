@@ -503,6 +503,7 @@ cdef class Search:
 
     def reset_stats(self):
         self.s.nodes = 0
+        self.s.trick_nodes = 0
         self.s.tt_hits = 0
         self.s.tt_probes = 0
         self.s.tt_full = 0
@@ -514,6 +515,12 @@ cdef class Search:
     @property
     def nodes(self):
         return self.s.nodes
+
+    @property
+    def trick_nodes(self):
+        # positions at the start of a trick the search reached (one per last
+        # card of a trick played): what DDS counts as its nodes
+        return self.s.trick_nodes
 
     @property
     def tt_hits(self):

@@ -43,7 +43,7 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos
 
 
-cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
+cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out) noexcept nogil:
     # How many tricks seat L can win in a row by leading suit su, its cards from
     # the strongest down, every teammate following with its cards from the
     # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
@@ -58,11 +58,19 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     # uses: with them every card from l_j up keeps its owner, which fixes the
     # comparisons (a teammate's m_i is below l_i exactly when it holds fewer
     # than i cards above l_i).
+    # low gets L's cards of su weaker than the opponents' strongest one
+    # (omax_out) when the count rests on L's cards above it alone (the prefix
+    # count r1 below, not L's length): r1 is decided by those cards and the
+    # teammates' cards above omax (L's cards there beat every card below), so
+    # L may part with the cards of low and still count k, and with omax in rel
+    # (owners fixed from omax up) that holds throughout the partition.
     cdef Rules* r = &s.r
     cdef u64 hs = s.hands[L] & suit_bits(su), x, opp = 0, trumps
     cdef u64 mx[MAX_SEATS]
     cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, omax = -1, cm
     cdef bint prefix = True, pairs = True
+    low[0] = 0
+    omax_out[0] = -1
     if hs == 0:
         return 0
     x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
@@ -108,6 +116,9 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel) noexcept nogil:
     else:
         k = r1
         k_mark = r1
+        if omax >= 0:
+            low[0] = hs & ~r.stronger[omax] & ~((<u64>1) << omax)
+            omax_out[0] = omax
     if k and r.trump >= 0 and su != r.trump:
         # An opponent holding trumps could ruff once void; any other seat that
         # holds a trump it must play when void (must-trump) would win the trick
@@ -231,6 +242,9 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     cdef int kp[4]
     cdef u64 m[4]
     cdef u64 mp[4]
+    cdef u64 low[4]
+    cdef int omx[4]
+    cdef int spare_low
     if s.hands[L] & r.lead_restricted:
         return 0
     for su in range(4):
@@ -238,7 +252,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
             return need
     for su in range(4):
         m[su] = 0
-        k[su] = cashable(s, L, team, su, &m[su])
+        k[su] = cashable(s, L, team, su, &m[su], &low[su], &omx[su])
         q += k[su]
     if q >= need and no_forced_ruff(s, team, L, need):
         return cash_suits(k, m, -1, need, rel)
@@ -249,7 +263,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         qp = 0
         for su in range(4):
             mp[su] = 0
-            kp[su] = cashable(s, o, team, su, &mp[su])
+            kp[su] = cashable(s, o, team, su, &mp[su], &low[su], &omx[su])
             qp += kp[su]
         # an entry: a suit the leader holds where the teammate can win the first round
         e = -1
@@ -272,12 +286,29 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         # shorter (the opponents holding trumps follow the leader's suits, see
         # cashable), and L keeps its card of e.
         spare = 0
+        spare_low = 0
         if (s.hands[o] & r.discard_forced) == 0:
             for su in range(4):
-                if kp[su] == 0 and su != r.trump:
+                if su == r.trump:
+                    continue
+                if kp[su] == 0:
                     spare += ks_popcount(s.hands[o] & suit_bits(su))
+                else:
+                    # o's cards below the opponents' top card of a suit whose
+                    # count rests on o's cards above it (see cashable)
+                    spare_low += ks_popcount(low[su])
         ql = q if q < spare else spare
         if qp + ql >= need:
+            cash_suits(kp, mp, e, qp, rel)
+            cash_suits(k, m, -1, need - qp, rel)
+            return need
+        spare += spare_low
+        ql = q if q < spare else spare
+        if qp + ql >= need:
+            # o also discards cards of low: their count stays on omax's owner
+            for su in range(4):
+                if su != r.trump and kp[su] > 0 and low[su]:
+                    rel[0] |= (<u64>1) << omx[su]
             cash_suits(kp, mp, e, qp, rel)
             cash_suits(k, m, -1, need - qp, rel)
             return need

@@ -61,6 +61,8 @@ cdef enum:
     MAX_CHAIN = 32                 # chunks of a signature's newest entries, long deals (the oldest recycled)
     SHORT_CHAIN = 8                # the same for hands of up to SHORT_HAND cards
     SHORT_HAND = 10
+    EXACT_FROM = 16                # long deals: a signature's entries are also indexed by exact
+                                   # position once its list holds this many chunks
     BUCKET = 4                     # signature slots, or exact entries, per bucket
 
 
@@ -123,6 +125,7 @@ cdef struct Solver:
     int* trick                     # tstack[trick_index]: the current trick
     int trick_index                # index of the current trick in trick_points
     int64_t nodes                  # search nodes (cards played), cumulative
+    int64_t trick_nodes            # positions at a trick's start reached by the search (DDS's "nodes")
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
     int64_t tt_evicted             # signatures evicted to make room for another

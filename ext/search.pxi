@@ -211,6 +211,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     for i in range(nm):
         c = reps[i]
         old_leader = play_card(s, seat, c, &gain, &mark)
+        if np == n - 1:
+            s.trick_nodes += 1
         v = gain + search(s, beta - gain, &crel)
         undo_card(s, seat, c, old_leader)
         crel |= mark

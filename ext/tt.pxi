@@ -29,11 +29,15 @@
 # slot).  A signature's newest entries sit in a list of 3-entry chunks (an
 # entry that settles a probe moves to its front; when the list is full — 8
 # chunks in deals of up to ten cards a hand, 32 in longer ones — its oldest
-# chunk is recycled), scanned with each entry's mask.  In the longer deals
-# every entry is also indexed by its exact position in `exact` (4-entry
-# buckets keeping the biggest subtrees), with the mask of its partition, so it
-# is still found from its own position once it has left the list (short deals
-# gain nothing from that index: measured, same nodes, more time).  A slot's version changes
+# chunk is recycled), scanned with each entry's mask.  In the longer deals,
+# once a signature's list holds EXACT_FROM chunks, its entries are also
+# indexed by their exact position in `exact` (4-entry buckets keeping the
+# biggest subtrees), with the mask of their partition, so they are still found
+# from their own position once they have left the list.  Only long lists use
+# that index: it costs a memory access per store and per failed lookup
+# (indexing every entry: 13-card bridge 8-10% slower; short deals gain nothing
+# from it at all), and it pays where lists overflow (King 13-card contracts:
+# walking lists of 128 chunks instead was up to 5 times slower).  A slot's version changes
 # when it is given to another signature, which retires its exact entries; its
 # chunks go to a free list.  Only when the chunks run out is the whole table
 # emptied (a new generation).
@@ -210,8 +214,8 @@ cdef inline int tt_decode_move(TTKey* k, int b) noexcept nogil:
 
 
 cdef inline u64 tt_exact_hash(u64 sig, u64 k0, u64 k1, u64 k2) noexcept nogil:
-    # From the signature's hash and the owners, not the slot: the bucket is
-    # known (and prefetched) before the slot is found.
+    # From the signature's hash and the owners (the slot's position is not
+    # needed: the bucket can be prefetched as soon as the list is known long).
     cdef u64 h = (sig * <u64>0x9E3779B97F4A7C15ULL + k0 * <u64>0x165667B19E3779F9ULL
                   + k1 * <u64>0xD6E8FEB86659FD93ULL + k2 * <u64>0xFF51AFD7ED558CCDULL)
     h ^= h >> 31
@@ -297,14 +301,14 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
     cdef int ci, j
     cdef u64 m
     cdef bint hit = False
-    if s.use_exact:
-        # its cache line loads while the signature's bucket is searched
-        ks_prefetch(s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
-                               & s.exact_bucket_mask) * BUCKET)
     sl = tt_find(s, k)
     s.tt_probes += 1
     if sl == NULL:
         return False
+    if s.use_exact and sl.nchunks >= EXACT_FROM:
+        # its cache line loads while the list is walked
+        ks_prefetch(s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
+                               & s.exact_bucket_mask) * BUCKET)
     ci = sl.head
     while ci >= 0:
         ch = s.chunks + ci
@@ -322,7 +326,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
             if first[0] < 0 and ch.best[j] != NO_MOVE:
                 first[0] = tt_decode_move(k, ch.best[j])
         ci = ch.next
-    cdef TTEntry* e = tt_exact_find(s, sl, k) if s.use_exact else NULL
+    cdef TTEntry* e = tt_exact_find(s, sl, k) if s.use_exact and sl.nchunks >= EXACT_FROM else NULL
     if e != NULL:
         if not hit:
             s.tt_hits += 1
@@ -429,13 +433,13 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
                     ch.hi[j] = hi
                 if best >= 0:
                     ch.best[j] = b
-                if s.use_exact:
+                if s.use_exact and sl.nchunks >= EXACT_FROM:
                     tt_exact_store(s, sl, k, em, ch.lo[j], ch.hi[j], ch.best[j])
                 return
         prev = last
         last = ci
         ci = ch.next
-    if s.use_exact:
+    if s.use_exact and sl.nchunks >= EXACT_FROM:
         tt_exact_store(s, sl, k, em, lo, hi, b)
     if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
         if sl.nchunks >= s.max_chain:

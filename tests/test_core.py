@@ -366,6 +366,42 @@ def test_all_trump_partner_takes_the_lead_from_the_casher():
     assert v == 1
 
 
+def test_quick_tricks_partner_discards_its_low_cards_while_the_leader_cashes():
+    """No trumps, W (seat 3) on lead: W cashes C J 10 (S follows once), then
+    crosses with S6 to E, who cashes S10, HA and DK.  E has no card outside the
+    suits it cashes, so while W cashes E must discard H6 and D7, its cards below
+    the opponents' top card in suits where only its top card counts: that keeps
+    all five tricks for E-W.  The value for N-S is 0 (the oracle's), and quick
+    tricks now see it before any search (before, 254 nodes)."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(H, 11), card(H, 8), card(H, 7), card(D, 12), card(D, 9)),
+             mask(card(S, 10), card(H, 14), card(H, 6), card(D, 13), card(D, 7)),
+             mask(card(H, 13), card(H, 10), card(H, 9), card(D, 5), card(C, 9)),
+             mask(card(C, 11), card(C, 10), card(C, 8), card(S, 6), card(H, 2))]
+    v, _ = agrees_with_oracle(rules, hands, 3, 8, 0b0101)
+    assert v == 0
+    s = Search(12)
+    s.configure(*rules.args())
+    assert not s.reaches(hands, 3, [], 8, 0b0101, 1)
+    assert s.nodes == 0 and s.trick_nodes == 0
+
+
+def test_trick_nodes_count_the_positions_at_a_trick_start():
+    """trick_nodes (DDS's node count) is the number of tricks completed in the
+    search: at most the nodes, and reset with the other statistics."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(S, 14), card(H, 5), card(D, 9)),
+             mask(card(S, 13), card(H, 6), card(D, 10)),
+             mask(card(S, 2), card(H, 14), card(D, 2)),
+             mask(card(S, 3), card(H, 2), card(D, 14))]
+    s = Search(12)
+    s.configure(*rules.args())
+    s.value(hands, 0, [], 10, 0b0101)
+    assert 0 < s.trick_nodes <= s.nodes
+    s.reset_stats()
+    assert s.trick_nodes == 0 and s.nodes == 0
+
+
 def test_a_representative_card_passes_its_rank_to_its_group():
     """The case the partition test found: seat 2 (last to play) holds D10 D13 over
     seat 1's D6.  D10 and D13 are one move; D13 is searched and wins by rank.  A
