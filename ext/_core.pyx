@@ -204,9 +204,11 @@ cdef int set_rules(Rules* r, int n_seats, int trump, bint inverted, total, list 
     r.n_classes = len(classes)
     for su in range(4):
         r.suit_nib[su] = 0
+        r.suit_classes[su] = 0
         for k in range(13):
             if r.card_class[16 * su + k] < 16:
                 r.suit_nib[su] |= (<u64>r.card_class[16 * su + k]) << (4 * k)
+                r.suit_classes[su] |= 1 << r.card_class[16 * su + k]
     for c in range(64):
         su = c >> 4
         if r.inverted:
@@ -397,6 +399,7 @@ cdef class Search:
         self._acquire()
         for i2 in range(MAX_SEATS):
             s.hands[i2] = hm[i2]
+        count_lens(s)
         s.leader = leader
         s.np = len(tr)
         s.trick_index = trick_index
@@ -485,6 +488,7 @@ cdef class Search:
         finally:
             for i in range(4):
                 self.s.hands[i] = h0[i]
+            count_lens(self.s)
             self.s.leader = leader0
             self.s.np = np0
             self.s.trick_index = ti0

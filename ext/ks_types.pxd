@@ -52,6 +52,7 @@ cdef struct Rules:
     int n_classes                  # attribute classes in use
     u64 stronger[64]               # cards of the same suit that beat this card
     u64 suit_nib[4]                # class of each rank of a suit, 4 bits a rank (rank 2 lowest)
+    uint32_t suit_classes[4]       # the classes (below 16) of the cards of each suit, one bit each
     int lead_weight                # move ordering: a lead's worth per reply it leaves the other team
 
 
@@ -117,6 +118,8 @@ cdef struct Solver:
     int max_chain                  # chunks a signature keeps (SHORT_CHAIN or MAX_CHAIN)
     bint use_exact                 # index entries by exact position too (long deals only)
     u64 hands[MAX_SEATS]           # cards still held by each seat
+    u64 lens                       # each seat's length in each suit, 4 bits each (bit 16*seat + 4*suit),
+                                   # kept by play_card / undo_card (count_lens after any other change)
     int leader                     # seat that led (or leads) the current trick
     int live_pos                   # sum of the positive card_points of the cards not in a closed trick
     int live_neg                   # the same for the negative ones

@@ -65,6 +65,15 @@ cdef inline bint sure_tricks_cut(int k_side, int k_opp, int mt, int beta, int to
     return False
 
 
+cdef void count_lens(Solver* s) noexcept nogil:
+    # s.lens from the hands (after they were set other than by play_card / undo_card).
+    cdef int i, su
+    s.lens = 0
+    for i in range(MAX_SEATS):
+        for su in range(4):
+            s.lens |= (<u64>ks_popcount(s.hands[i] & suit_bits(su))) << (16 * i + 4 * su)
+
+
 cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noexcept nogil:
     # Play c for `seat`, the seat to move; completes the trick when it is the last card.
     # Returns the previous leader (for undo_card); gain = side's points if the trick
@@ -72,6 +81,7 @@ cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noex
     cdef int n = s.r.n
     cdef int old_leader = s.leader, w, pts
     s.hands[seat] &= ~((<u64>1) << c)
+    s.lens -= (<u64>1) << (16 * seat + 4 * (c >> 4))
     s.trick[s.np] = c
     gain[0] = 0
     mark[0] = 0
@@ -99,6 +109,7 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
     else:
         s.np -= 1
     s.hands[seat] |= (<u64>1) << c
+    s.lens += (<u64>1) << (16 * seat + 4 * (c >> 4))
 
 
 cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
@@ -115,6 +126,7 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     cdef int64_t n0 = d.nodes
     for i in range(MAX_SEATS):
         d.hands[i] = s.hands[i]
+    d.lens = s.lens
     d.leader = s.leader
     d.np = 0
     d.trick_index = s.trick_index

@@ -69,9 +69,7 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     k.cls[1] = 0
     for i in range(CCNT_WORDS):
         k.ccnt[i] = 0
-    for i in range(r.n):
-        for su in range(4):
-            lens |= (<u64>ks_popcount(s.hands[i] & suit_bits(su))) << (16 * i + 4 * su)
+    lens = s.lens
     for su in range(4):
         rs = rem & suit_bits(su)
         if rs == 0:
@@ -108,10 +106,12 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
                 # each class in the suit is part of the signature; if those counts
                 # do not fit, only the weakest run of one class may.
                 present = 0
-                x = rs
+                x = r.suit_classes[su]
                 while x:
-                    present |= 1 << r.card_class[ks_ctz(x)]
+                    cl = ks_ctz(x)
                     x &= x - 1
+                    if rs & r.class_mask[cl]:
+                        present |= 1 << cl
                 present &= ~(1 << r.card_class[ks_ctz(rs)])
                 nc = ks_popcount(present) * r.n
                 if nused + nc <= 4 * CCNT_WORDS * 4:
