@@ -146,8 +146,11 @@ class Solver:
 
     @property
     def stats(self) -> dict:
+        """Search counters since the Solver was made: nodes (cards played in the
+        search), trick_nodes (positions at a trick's start reached: what DDS
+        reports as its nodes), table probes and hits."""
         s = self._search
-        return {"nodes": s.nodes, "tt_probes": s.tt_probes, "tt_hits": s.tt_hits}
+        return {"nodes": s.nodes, "trick_nodes": s.trick_nodes, "tt_probes": s.tt_probes, "tt_hits": s.tt_hits}
 
 
 @dataclass

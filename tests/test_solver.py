@@ -131,6 +131,20 @@ def test_bridge_partnership_tricks():
     assert solve(layout, contract, leader=1, sides=[0b0101], solver=SOLVER).results[0].value == 0
 
 
+def test_stats_count_nodes_and_trick_starts():
+    """Solver.stats: cumulative counters; trick_nodes (positions at a trick's
+    start, DDS's count) are at most the nodes, and grow with another solve."""
+    contract = get_variant("king52").contract("tricks", None)
+    layout = Layout.from_str("1:A4.K3.2. K5.A2.3. Q6.Q4.4. J7.J5.5.")
+    solver = Solver(12)
+    solve(layout, contract, sides=[0b0101], solver=solver)
+    first = solver.stats
+    assert set(first) == {"nodes", "trick_nodes", "tt_probes", "tt_hits"}
+    assert 0 < first["trick_nodes"] <= first["nodes"]
+    solve(layout, contract, leader=1, sides=[0b0101], solver=solver)
+    assert solver.stats["trick_nodes"] > first["trick_nodes"]
+
+
 def test_mid_trick_input_is_checked():
     contract = get_variant("ua3").contract("no-hearts")
     layout = Layout.from_str("1:.A.. .K8.. K8...")
