@@ -48,8 +48,10 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     # the strongest down, every teammate following with its cards from the
     # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
     # and of a teammate M, and c the longest holding of su among the opponents:
-    # L wins round i when l_i beats every opponent's card (they may still
-    # follow) and every m_i.  When that holds for the first c rounds, the
+    # L wins round i when l_i beats every m_i and the top card of every
+    # opponent holding at least i cards of su (each opponent follows every
+    # round, so one holding fewer is void by then: a singleton king falls under
+    # the ace, and the queen wins round 2).  When that holds for the first c rounds, the
     # opponents are void afterwards, and L's further cards win as long as they
     # beat the teammates' (all of L's length when l_i beats m_i throughout).
     # In a trump game a side suit counts only as many rounds as every opponent
@@ -57,17 +59,19 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     # rel gets L's cards l_1..l_j for the rounds whose comparisons the count
     # uses: with them every card from l_j up keeps its owner, which fixes the
     # comparisons (a teammate's m_i is below l_i exactly when it holds fewer
-    # than i cards above l_i).
-    # low gets L's cards of su weaker than the opponents' strongest one
-    # (omax_out) when the count rests on L's cards above it alone (the prefix
-    # count r1 below, not L's length): r1 is decided by those cards and the
-    # teammates' cards above omax (L's cards there beat every card below), so
-    # L may part with the cards of low and still count k, and with omax in rel
-    # (owners fixed from omax up) that holds throughout the partition.
+    # than i cards above l_i; an opponent holding at least i cards holds none
+    # above l_i; the lengths are in the signature).
+    # When the count is the prefix r1 (not L's length) and round r1 + 1 was
+    # lost to an opponent's card (omax_out), low gets L's cards below l_r1: L
+    # may part with them and still count k (rounds 1..r1 do not look at them),
+    # and with omax_out in rel (owners fixed from it up, so L still holds just
+    # r1 cards above it) r1 is the same throughout the partition.
     cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x, opp = 0, trumps
+    cdef u64 hs = s.hands[L] & suit_bits(su), x, trumps
     cdef u64 mx[MAX_SEATS]
-    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, omax = -1, cm
+    cdef int olen[MAX_SEATS]
+    cdef int otop[MAX_SEATS]
+    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, thr, stop = -1
     cdef bint prefix = True, pairs = True
     low[0] = 0
     omax_out[0] = -1
@@ -80,18 +84,19 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     a = ks_popcount(hs)
     for o in range(r.n):
         mx[o] = 0
+        olen[o] = 0
         if o == L:
             continue
         if (team >> o) & 1:
             mx[o] = s.hands[o] & suit_bits(su)
         else:
             x = s.hands[o] & suit_bits(su)
-            opp |= x
             len_o = ks_popcount(x)
+            olen[o] = len_o
+            if len_o:
+                otop[o] = strongest(r, x)
             if len_o > copp:
                 copp = len_o
-    if opp:
-        omax = strongest(r, opp)
     x = hs
     while x:
         c = strongest(r, x)
@@ -106,19 +111,30 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
                     pairs = False
         if not pairs:
             break
-        if prefix and (omax < 0 or (r.stronger[omax] >> c) & 1):
-            r1 = i
-        else:
-            prefix = False
+        if prefix:
+            # the strongest card that can still be played against l_i
+            thr = -1
+            for o in range(r.n):
+                if olen[o] >= i and (thr < 0 or (r.stronger[thr] >> otop[o]) & 1):
+                    thr = otop[o]
+            if thr < 0 or (r.stronger[thr] >> c) & 1:
+                r1 = i
+            else:
+                prefix = False
+                stop = thr
     if pairs and r1 >= copp:
         k = a
         k_mark = copp if copp > jpair else jpair
     else:
         k = r1
         k_mark = r1
-        if omax >= 0:
-            low[0] = hs & ~r.stronger[omax] & ~((<u64>1) << omax)
-            omax_out[0] = omax
+        if stop >= 0:
+            # L's cards below l_r1; r1 stays while the owners of the cards from
+            # `stop` (the card that stopped round r1 + 1) up are kept
+            low[0] = hs
+            for o in range(r1):
+                low[0] &= ~((<u64>1) << strongest(r, low[0]))
+            omax_out[0] = stop
     if k and r.trump >= 0 and su != r.trump:
         # An opponent holding trumps could ruff once void; any other seat that
         # holds a trump it must play when void (must-trump) would win the trick

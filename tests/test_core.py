@@ -386,6 +386,25 @@ def test_quick_tricks_partner_discards_its_low_cards_while_the_leader_cashes():
     assert s.nodes == 0 and s.trick_nodes == 0
 
 
+def test_quick_tricks_see_a_singleton_honour_fall():
+    """No trumps, N (seat 0) on lead with S A Q over E's singleton S K (and W's
+    S J 3): the king falls under the ace, so the queen wins the second round.
+    Quick tricks count both rounds (an opponent holding fewer than i cards of
+    the suit is void in round i) and settle "N-S take 2" before any search;
+    the value is the oracle's."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(S, 14), card(S, 12), card(H, 2)),
+             mask(card(S, 13), card(H, 14), card(H, 13)),
+             mask(card(D, 2), card(D, 3), card(D, 4)),
+             mask(card(S, 11), card(S, 3), card(H, 12))]
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
+    assert v == 2
+    s = Search(12)
+    s.configure(*rules.args())
+    assert s.reaches(hands, 0, [], 10, 0b0101, 2)
+    assert s.nodes == 0
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics."""
