@@ -213,6 +213,15 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
                     return v
+    elif np == 1:
+        ncards = ks_popcount(s.hands[seat])
+        ti = s.trick_index
+        if r.tp_neg_count[ti + ncards] == r.tp_neg_count[ti] and (
+                ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) | ((<u64>1) << s.trick[0]))
+                & r.point_cards) == 0:
+            point_bounds(s, &lb, &ub)
+            if second_hand_tricks(s, beta, ub, &v, rel):
+                return v
     s.nodes += 1
     legal = legal_plays(s, seat)
     live = live_cards(s)

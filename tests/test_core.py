@@ -405,6 +405,65 @@ def test_quick_tricks_see_a_singleton_honour_fall():
     assert s.nodes == 0
 
 
+def test_second_hand_with_the_top_card_wins_and_cashes():
+    """No trumps, W (seat 3) has led C2 and N, second to play, holds CA (the top
+    club), SA and SK (the top spades): N-S win this trick and the next two.  The
+    bound for the second card settles "N-S take 3" before any search, and the
+    value agrees with the oracle's, for N-S and for E-W; with E-W holding the
+    top club instead nothing is claimed and the values still agree."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(C, 14), card(S, 14), card(S, 13)),
+             mask(card(C, 3), card(S, 2), card(H, 5)),
+             mask(card(D, 2), card(D, 3), card(D, 4)),
+             mask(card(S, 3), card(H, 6))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    for side in (0b0101, 0b1010):
+        v, cv = oracle(rules, hands, 3, trick, 10, side)
+        assert s.value(hands, 3, trick, 10, side) == v
+        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.clear()
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+    # E holds the top club: N-S cannot take the trick by rank
+    hands2 = [mask(card(C, 4), card(S, 14), card(S, 13)),
+              mask(card(C, 14), card(S, 2), card(H, 5)), hands[2], hands[3]]
+    for side in (0b0101, 0b1010):
+        v, cv = oracle(rules, hands2, 3, trick, 10, side)
+        assert s.value(hands2, 3, trick, 10, side) == v
+        assert dict(s.card_values(hands2, 3, trick, 10, side)) == cv
+
+
+def test_second_hand_top_card_with_trumps_in_play():
+    """Hearts trumps, W has led C2 and N holds CA, SA, SK.  Both seats after N
+    hold a club, so nobody can ruff the ace; after it N cashes SA only (E and W
+    hold trumps and one spade each: SK would be ruffed).  "N-S take 2" is
+    settled before any search, and the values agree with the oracle's.  With E
+    void in clubs and holding a trump, E may ruff the ace: nothing is claimed,
+    and the values still agree."""
+    rules = Rules(4, trump=H, trick_points=[1] * 13)
+    hands = [mask(card(C, 14), card(S, 14), card(S, 13)),
+             mask(card(C, 3), card(H, 2), card(S, 2)),
+             mask(card(C, 4), card(D, 2), card(D, 3)),
+             mask(card(S, 3), card(H, 3))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 2
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 2)
+    assert s.nodes == 0
+    ruff = [hands[0], mask(card(D, 4), card(H, 2), card(S, 2)), hands[2], hands[3]]
+    for h in (hands, ruff):
+        for side in (0b0101, 0b1010):
+            v, cv = oracle(rules, h, 3, trick, 10, side)
+            assert s.value(h, 3, trick, 10, side) == v
+            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics."""
