@@ -243,76 +243,6 @@ cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
     return m
 
 
-cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
-    # The second card of a trick, in a trick game from here: if the seat P to
-    # play holds the strongest card left in the led suit, P's team wins this
-    # trick with it (the later seats follow below it or discard, and a discard
-    # never wins) and P leads the next one, cashing its own top cards suit
-    # after suit (cashable, from P).  Those counts are taken with the later
-    # seats' hands as they are now; each of them will have one card fewer,
-    # which never lowers a count without trumps (the opponents' top cards and
-    # lengths, and the teammates' i-th strongest cards, only drop).  With
-    # trumps in play, when the led suit is not trumps every later seat must
-    # hold it (it follows: no ruff, no discard, so only its holding of the led
-    # suit changes); the led suit is not counted, and no teammate may be made
-    # to ruff P's winners (no_forced_ruff, with one round more for the card it
-    # plays now).  A seat that holds a trump now counts as holding one later,
-    # which only lowers the counts; one void in trumps now never ruffs.  Does the current trick plus those
-    # tricks settle the test against beta?  If so, v = the bound and rel gets
-    # P's card and the cashed suits' marks.
-    cdef Rules* r = &s.r
-    cdef int P = seat_to_move(s), su = s.trick[0] >> 4, c, ti = s.trick_index, nt, need, q = 0, x2, o
-    cdef int team
-    cdef int k[4]
-    cdef u64 m[4]
-    cdef u64 low
-    cdef int omx
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x
-    cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
-    x = live & suit_bits(su)
-    if (x & s.hands[P]) == 0 or (s.hands[P] & r.lead_restricted):
-        return False
-    c = strongest(r, x)
-    if not ((s.hands[P] >> c) & 1) or not ((r.stronger[s.trick[0]] >> c) & 1):
-        return False
-    if trumps_live and su != r.trump:
-        # nobody after P may ruff: each of them follows
-        for o in range(s.np + 1, r.n):
-            if (s.hands[seat_plus(s.leader, o, r.n)] & suit_bits(su)) == 0:
-                return False
-    team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
-    nt = ks_popcount(s.hands[P])
-    need = 1
-    if team == s.side:
-        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
-            need += 1
-    else:
-        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
-            need += 1
-    if need > nt:
-        return False
-    if need > 1:
-        if trumps_live and not no_forced_ruff(s, team, P, need):
-            return False
-        s.hands[P] &= ~((<u64>1) << c)
-        for x2 in range(4):
-            m[x2] = 0
-            k[x2] = 0
-            if x2 != su or not trumps_live:
-                k[x2] = cashable(s, P, team, x2, &m[x2], &low, &omx)
-            q += k[x2]
-        s.hands[P] |= (<u64>1) << c
-        if 1 + q < need:
-            return False
-        cash_suits(k, m, -1, need - 1, rel)
-    rel[0] |= (<u64>1) << c
-    if team == s.side:
-        v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
-    else:
-        v[0] = total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
-    return True
-
-
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -582,4 +512,109 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
     if s.leader == x and not lead_ok:
         return False
     rel[0] |= m
+    return True
+
+
+cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
+    # The second card of a trick, in a trick game from here: if the seat P to
+    # play holds the strongest card left in the led suit, P's team wins this
+    # trick with it (the later seats follow below it or discard, and a discard
+    # never wins) and P leads the next one, cashing its own top cards suit
+    # after suit (cashable, from P) or, without trumps, as quick_tricks counts
+    # from P (crossing to a teammate included).  Those counts are taken with
+    # the later opponents' hands as they are now; each of them will have one
+    # card fewer, which never lowers a count without trumps (the opponents'
+    # top cards and lengths, and the teammates' i-th strongest cards, only
+    # drop).  With
+    # trumps in play, when the led suit is not trumps every later seat must
+    # hold it (it follows: no ruff, no discard, so only its holding of the led
+    # suit changes); the led suit is not counted, and no teammate may be made
+    # to ruff P's winners (no_forced_ruff, with one round more for the card it
+    # plays now).  A seat that holds a trump now counts as holding one later,
+    # which only lowers the counts; one void in trumps now never ruffs.  Does the current trick plus those
+    # tricks settle the test against beta?  If so, v = the bound and rel gets
+    # P's card and the cashed suits' marks.
+    cdef Rules* r = &s.r
+    cdef int P = seat_to_move(s), su = s.trick[0] >> 4, c, ti = s.trick_index, nt, need, q = 0, x2, o
+    cdef int team
+    cdef int k[4]
+    cdef u64 m[4]
+    cdef u64 low
+    cdef int omx
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x
+    cdef u64 saved[MAX_SEATS]
+    cdef bint crossing
+    cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
+    x = live & suit_bits(su)
+    if (x & s.hands[P]) == 0 or (s.hands[P] & r.lead_restricted):
+        return False
+    c = strongest(r, x)
+    if not ((s.hands[P] >> c) & 1) or not ((r.stronger[s.trick[0]] >> c) & 1):
+        return False
+    if trumps_live and su != r.trump:
+        # nobody after P may ruff: each of them follows
+        for o in range(s.np + 1, r.n):
+            if (s.hands[seat_plus(s.leader, o, r.n)] & suit_bits(su)) == 0:
+                return False
+    team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
+    nt = ks_popcount(s.hands[P])
+    need = 1
+    if team == s.side:
+        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
+            need += 1
+    else:
+        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
+            need += 1
+    if need > nt:
+        return False
+    if need > 1 and not trumps_live:
+        # P on lead next, the later teammates having followed with their
+        # weakest card of the led suit (they must hold one): quick_tricks from
+        # P, crossing to a teammate included (its counts, entries and spare
+        # cards are from its hand after that card; the later opponents' hands
+        # only lose a card, which never lowers them without trumps)
+        for o in range(MAX_SEATS):
+            saved[o] = s.hands[o]
+        s.hands[P] &= ~((<u64>1) << c)
+        crossing = True
+        for o in range(s.np + 1, r.n):
+            x2 = seat_plus(s.leader, o, r.n)
+            if (team >> x2) & 1:
+                x = s.hands[x2] & suit_bits(su)
+                if x == 0:
+                    crossing = False
+                    break
+                s.hands[x2] &= ~((<u64>1) << weakest(r, x))
+        if crossing:
+            x2 = s.leader
+            s.leader = P
+            q = quick_tricks(s, need - 1, rel)
+            s.leader = x2
+        for o in range(MAX_SEATS):
+            s.hands[o] = saved[o]
+        if crossing:
+            if q < need - 1:
+                return False
+            need = -need             # settled below
+    if need > 1:
+        if trumps_live and not no_forced_ruff(s, team, P, need):
+            return False
+        s.hands[P] &= ~((<u64>1) << c)
+        for x2 in range(4):
+            m[x2] = 0
+            k[x2] = 0
+            if x2 != su or not trumps_live:
+                k[x2] = cashable(s, P, team, x2, &m[x2], &low, &omx)
+            q += k[x2]
+        s.hands[P] |= (<u64>1) << c
+        if 1 + q < need:
+            return False
+        cash_suits(k, m, -1, need - 1, rel)
+    if need < 0:
+        need = -need
+    rel[0] |= (<u64>1) << c
+    if team == s.side:
+        v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
+    else:
+        v[0] = total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
     return True

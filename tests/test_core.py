@@ -437,6 +437,31 @@ def test_second_hand_with_the_top_card_wins_and_cashes():
         assert dict(s.card_values(hands2, 3, trick, 10, side)) == cv
 
 
+def test_second_hand_top_card_then_crossing_to_partner():
+    """No trumps, W has led C2; N holds CA, D2, H2 and S holds DA, DK and C4.
+    N wins the trick with the ace (S follows with its club), crosses with D2 to
+    S's ace and S cashes DK: N-S take all three, which the second-hand bound
+    sees before any search only by crossing to the partner (N's own cards win
+    nothing more).  The values agree with the oracle's."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(C, 14), card(D, 2), card(H, 2)),
+             mask(card(C, 3), card(S, 2), card(S, 3)),
+             mask(card(D, 14), card(D, 13), card(C, 4)),
+             mask(card(H, 3), card(S, 4))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    for side in (0b0101, 0b1010):
+        v, cv = oracle(rules, hands, 3, trick, 10, side)
+        assert s.value(hands, 3, trick, 10, side) == v
+        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.clear()
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+
+
 def test_second_hand_top_card_with_trumps_in_play():
     """Hearts trumps, W has led C2 and N holds CA, SA, SK.  Both seats after N
     hold a club, so nobody can ruff the ace; after it N cashes SA only (E and W
