@@ -515,6 +515,67 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
     return True
 
 
+cdef bint partner_wins_tricks(Solver* s, int P, int c, int beta, int total_ub, int* v,
+                             u64* rel) noexcept nogil:
+    # second_hand_tricks when the top card c of the led suit is held by a later
+    # teammate H of P, no trump in play: H wins the trick with it (nothing
+    # beats it), P and the other later teammates follow with their weakest card
+    # of the suit (they must hold one), and H leads next: quick_tricks from H
+    # on the hands after those cards (the later opponents' hands only lose a
+    # card, which never lowers the counts without trumps).
+    cdef Rules* r = &s.r
+    cdef int su = c >> 4, ti = s.trick_index, nt, need, q, o, x2, H = -1, L0
+    cdef int team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
+    cdef u64 saved[MAX_SEATS]
+    cdef u64 x
+    cdef bint ok = True
+    for o in range(s.np + 1, r.n):
+        x2 = seat_plus(s.leader, o, r.n)
+        if (s.hands[x2] >> c) & 1:
+            H = x2
+    if H < 0 or not ((team >> H) & 1):
+        return False
+    nt = ks_popcount(s.hands[P])
+    need = 1
+    if team == s.side:
+        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
+            need += 1
+    else:
+        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
+            need += 1
+    if need > nt:
+        return False
+    if need > 1:
+        for o in range(MAX_SEATS):
+            saved[o] = s.hands[o]
+        s.hands[H] &= ~((<u64>1) << c)
+        s.hands[P] &= ~((<u64>1) << weakest(r, s.hands[P] & suit_bits(su)))
+        for o in range(s.np + 1, r.n):
+            x2 = seat_plus(s.leader, o, r.n)
+            if x2 != H and (team >> x2) & 1:
+                x = s.hands[x2] & suit_bits(su)
+                if x == 0:
+                    ok = False
+                    break
+                s.hands[x2] &= ~((<u64>1) << weakest(r, x))
+        q = 0
+        if ok:
+            L0 = s.leader
+            s.leader = H
+            q = quick_tricks(s, need - 1, rel)
+            s.leader = L0
+        for o in range(MAX_SEATS):
+            s.hands[o] = saved[o]
+        if not ok or q < need - 1:
+            return False
+    rel[0] |= (<u64>1) << c
+    if team == s.side:
+        v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
+    else:
+        v[0] = total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
+    return True
+
+
 cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
     # The second card of a trick, in a trick game from here: if the seat P to
     # play holds the strongest card left in the led suit, P's team wins this
@@ -546,10 +607,14 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     cdef bint crossing
     cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
     x = live & suit_bits(su)
-    if (x & s.hands[P]) == 0 or (s.hands[P] & r.lead_restricted):
+    if (x & s.hands[P]) == 0:
         return False
     c = strongest(r, x)
-    if not ((s.hands[P] >> c) & 1) or not ((r.stronger[s.trick[0]] >> c) & 1):
+    if not ((r.stronger[s.trick[0]] >> c) & 1):
+        return False
+    if not ((s.hands[P] >> c) & 1):
+        return not trumps_live and partner_wins_tricks(s, P, c, beta, total_ub, v, rel)
+    if s.hands[P] & r.lead_restricted:
         return False
     if trumps_live and su != r.trump:
         # nobody after P may ruff: each of them follows

@@ -462,6 +462,30 @@ def test_second_hand_top_card_then_crossing_to_partner():
     assert s.nodes == 0
 
 
+def test_second_hand_partner_behind_holds_the_top_card():
+    """No trumps, W has led C2; N, second to play, holds only C3 in clubs, and
+    S (last to play) holds CA with HA HK.  N follows low, S wins with the ace
+    and cashes both hearts: N-S take all three, seen before any search.  The
+    values agree with the oracle's."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(C, 3), card(S, 2), card(S, 3)),
+             mask(card(C, 4), card(D, 2), card(D, 3)),
+             mask(card(C, 14), card(H, 14), card(H, 13)),
+             mask(card(H, 2), card(D, 4))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    for side in (0b0101, 0b1010):
+        v, cv = oracle(rules, hands, 3, trick, 10, side)
+        assert s.value(hands, 3, trick, 10, side) == v
+        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.clear()
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+
+
 def test_second_hand_top_card_with_trumps_in_play():
     """Hearts trumps, W has led C2 and N holds CA, SA, SK.  Both seats after N
     hold a club, so nobody can ruff the ace; after it N cashes SA only (E and W
