@@ -515,24 +515,47 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
     return True
 
 
-cdef bint partner_wins_tricks(Solver* s, int P, int c, int beta, int total_ub, int* v,
-                             u64* rel) noexcept nogil:
-    # second_hand_tricks when the top card c of the led suit is held by a later
-    # teammate H of P, no trump in play: H wins the trick with it (nothing
-    # beats it), P and the other later teammates follow with their weakest card
-    # of the suit (they must hold one), and H leads next: quick_tricks from H
-    # on the hands after those cards (the later opponents' hands only lose a
-    # card, which never lowers the counts without trumps).
+cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
+    # The second card of a trick, in a trick game from here.  The strongest
+    # card c left in the led suit wins the trick when its holder H plays it and
+    # nobody can ruff (no trump in play, or every seat after the leader still
+    # follows suit): when H is the seat P to play, or a teammate of P playing
+    # after it, P's team wins this trick and H leads the next.  Then H counts
+    # quick tricks (quick_tricks, crossing to a teammate included) on the
+    # hands after this trick: P, if it is not H, and every later seat play
+    # their weakest card of the suit (the teammates by choice; for the
+    # opponents it is the worst case, their top cards and lengths being what
+    # the counts look at); P must hold the suit.  Without trumps a later seat
+    # void in the suit discards, and its hand is taken as it is now: one card
+    # fewer never lowers the counts of H's own top cards (cashable), nor,
+    # when it is an opponent's, any quick_tricks count; with a later teammate
+    # void, H counts its own top cards only.  Does the current trick plus those tricks settle the test
+    # against beta?  If so, v = the bound and rel gets c and the quick tricks'
+    # marks.
     cdef Rules* r = &s.r
-    cdef int su = c >> 4, ti = s.trick_index, nt, need, q, o, x2, H = -1, L0
+    cdef int P = seat_to_move(s), su = s.trick[0] >> 4, c, ti = s.trick_index, nt, need, q = 0, o, x2
     cdef int team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
+    cdef int H = -1, L0
+    cdef int k[4]
+    cdef u64 m[4]
+    cdef u64 low
+    cdef int omx
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x
     cdef u64 saved[MAX_SEATS]
-    cdef u64 x
     cdef bint ok = True
-    for o in range(s.np + 1, r.n):
+    cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
+    x = live & suit_bits(su)
+    if (x & s.hands[P]) == 0:
+        return False
+    c = strongest(r, x)
+    if not beats(r, c, s.trick[0]):
+        return False
+    for o in range(s.np, r.n):
         x2 = seat_plus(s.leader, o, r.n)
         if (s.hands[x2] >> c) & 1:
             H = x2
+        elif trumps_live and (s.hands[x2] & suit_bits(su)) == 0:
+            return False             # it could ruff (or discard a card we cannot tell)
     if H < 0 or not ((team >> H) & 1):
         return False
     nt = ks_popcount(s.hands[P])
@@ -549,134 +572,33 @@ cdef bint partner_wins_tricks(Solver* s, int P, int c, int beta, int total_ub, i
         for o in range(MAX_SEATS):
             saved[o] = s.hands[o]
         s.hands[H] &= ~((<u64>1) << c)
-        s.hands[P] &= ~((<u64>1) << weakest(r, s.hands[P] & suit_bits(su)))
-        for o in range(s.np + 1, r.n):
+        for o in range(s.np, r.n):
             x2 = seat_plus(s.leader, o, r.n)
-            if x2 != H and (team >> x2) & 1:
-                x = s.hands[x2] & suit_bits(su)
-                if x == 0:
-                    ok = False
-                    break
+            if x2 == H:
+                continue
+            x = s.hands[x2] & suit_bits(su)
+            if x:
                 s.hands[x2] &= ~((<u64>1) << weakest(r, x))
-        q = 0
+            elif (team >> x2) & 1:
+                ok = False           # a teammate's discard, not chosen here
         if ok:
             L0 = s.leader
             s.leader = H
             q = quick_tricks(s, need - 1, rel)
             s.leader = L0
+        elif not (s.hands[H] & r.lead_restricted):
+            # H's own top cards only (cashable): a teammate's discard, whatever
+            # it is, never lowers them without trumps
+            for x2 in range(4):
+                m[x2] = 0
+                k[x2] = cashable(s, H, team, x2, &m[x2], &low, &omx)
+                q += k[x2]
+            if q >= need - 1:
+                cash_suits(k, m, -1, need - 1, rel)
         for o in range(MAX_SEATS):
             s.hands[o] = saved[o]
-        if not ok or q < need - 1:
+        if q < need - 1:
             return False
-    rel[0] |= (<u64>1) << c
-    if team == s.side:
-        v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
-    else:
-        v[0] = total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
-    return True
-
-
-cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
-    # The second card of a trick, in a trick game from here: if the seat P to
-    # play holds the strongest card left in the led suit, P's team wins this
-    # trick with it (the later seats follow below it or discard, and a discard
-    # never wins) and P leads the next one, cashing its own top cards suit
-    # after suit (cashable, from P) or, without trumps, as quick_tricks counts
-    # from P (crossing to a teammate included).  Those counts are taken with
-    # the later opponents' hands as they are now; each of them will have one
-    # card fewer, which never lowers a count without trumps (the opponents'
-    # top cards and lengths, and the teammates' i-th strongest cards, only
-    # drop).  With
-    # trumps in play, when the led suit is not trumps every later seat must
-    # hold it (it follows: no ruff, no discard, so only its holding of the led
-    # suit changes); the led suit is not counted, and no teammate may be made
-    # to ruff P's winners (no_forced_ruff, with one round more for the card it
-    # plays now).  A seat that holds a trump now counts as holding one later,
-    # which only lowers the counts; one void in trumps now never ruffs.  Does the current trick plus those
-    # tricks settle the test against beta?  If so, v = the bound and rel gets
-    # P's card and the cashed suits' marks.
-    cdef Rules* r = &s.r
-    cdef int P = seat_to_move(s), su = s.trick[0] >> 4, c, ti = s.trick_index, nt, need, q = 0, x2, o
-    cdef int team
-    cdef int k[4]
-    cdef u64 m[4]
-    cdef u64 low
-    cdef int omx
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x
-    cdef u64 saved[MAX_SEATS]
-    cdef bint crossing
-    cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
-    x = live & suit_bits(su)
-    if (x & s.hands[P]) == 0:
-        return False
-    c = strongest(r, x)
-    if not ((r.stronger[s.trick[0]] >> c) & 1):
-        return False
-    if not ((s.hands[P] >> c) & 1):
-        return not trumps_live and partner_wins_tricks(s, P, c, beta, total_ub, v, rel)
-    if s.hands[P] & r.lead_restricted:
-        return False
-    if trumps_live and su != r.trump:
-        # nobody after P may ruff: each of them follows
-        for o in range(s.np + 1, r.n):
-            if (s.hands[seat_plus(s.leader, o, r.n)] & suit_bits(su)) == 0:
-                return False
-    team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
-    nt = ks_popcount(s.hands[P])
-    need = 1
-    if team == s.side:
-        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
-            need += 1
-    else:
-        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
-            need += 1
-    if need > nt:
-        return False
-    if need > 1 and not trumps_live:
-        # P on lead next, the later teammates having followed with their
-        # weakest card of the led suit (they must hold one): quick_tricks from
-        # P, crossing to a teammate included (its counts, entries and spare
-        # cards are from its hand after that card; the later opponents' hands
-        # only lose a card, which never lowers them without trumps)
-        for o in range(MAX_SEATS):
-            saved[o] = s.hands[o]
-        s.hands[P] &= ~((<u64>1) << c)
-        crossing = True
-        for o in range(s.np + 1, r.n):
-            x2 = seat_plus(s.leader, o, r.n)
-            if (team >> x2) & 1:
-                x = s.hands[x2] & suit_bits(su)
-                if x == 0:
-                    crossing = False
-                    break
-                s.hands[x2] &= ~((<u64>1) << weakest(r, x))
-        if crossing:
-            x2 = s.leader
-            s.leader = P
-            q = quick_tricks(s, need - 1, rel)
-            s.leader = x2
-        for o in range(MAX_SEATS):
-            s.hands[o] = saved[o]
-        if crossing:
-            if q < need - 1:
-                return False
-            need = -need             # settled below
-    if need > 1:
-        if trumps_live and not no_forced_ruff(s, team, P, need):
-            return False
-        s.hands[P] &= ~((<u64>1) << c)
-        for x2 in range(4):
-            m[x2] = 0
-            k[x2] = 0
-            if x2 != su or not trumps_live:
-                k[x2] = cashable(s, P, team, x2, &m[x2], &low, &omx)
-            q += k[x2]
-        s.hands[P] |= (<u64>1) << c
-        if 1 + q < need:
-            return False
-        cash_suits(k, m, -1, need - 1, rel)
-    if need < 0:
-        need = -need
     rel[0] |= (<u64>1) << c
     if team == s.side:
         v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]

@@ -513,6 +513,32 @@ def test_second_hand_top_card_with_trumps_in_play():
             assert dict(s.card_values(h, 3, trick, 10, side)) == cv
 
 
+def test_second_hand_partner_behind_with_trumps_in_play():
+    """Hearts trumps, W has led C2; N follows low with C3 and S, last to play,
+    wins with CA (every seat still follows clubs, so nobody can ruff) and
+    cashes HA HK, the top trumps: N-S take all three, seen before any search.
+    With E void in clubs and holding a trump, E could ruff: nothing is claimed
+    there.  The values agree with the oracle's."""
+    rules = Rules(4, trump=H, trick_points=[1] * 13)
+    hands = [mask(card(C, 3), card(S, 2), card(S, 3)),
+             mask(card(C, 4), card(H, 2), card(D, 3)),
+             mask(card(C, 14), card(H, 14), card(H, 13)),
+             mask(card(H, 3), card(D, 4))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+    ruff = [hands[0], mask(card(D, 2), card(H, 2), card(D, 3)), hands[2], hands[3]]
+    for h in (hands, ruff):
+        for side in (0b0101, 0b1010):
+            v, cv = oracle(rules, h, 3, trick, 10, side)
+            assert s.value(h, 3, trick, 10, side) == v
+            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics."""
