@@ -525,11 +525,12 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # hands after this trick: P, if it is not H, and every later seat play
     # their weakest card of the suit (the teammates by choice; for the
     # opponents it is the worst case, their top cards and lengths being what
-    # the counts look at); P must hold the suit.  Without trumps a later seat
-    # void in the suit discards, and its hand is taken as it is now: one card
-    # fewer never lowers the counts of H's own top cards (cashable), nor,
-    # when it is an opponent's, any quick_tricks count; with a later teammate
-    # void, H counts its own top cards only.  Does the current trick plus those tricks settle the test
+    # the counts look at).  Without trumps a seat void in the suit (P, or a
+    # later seat) discards, and its hand is taken as it is now: one card fewer
+    # never lowers the counts of H's own top cards (cashable), nor, when it is
+    # an opponent's, any quick_tricks count; with P or a later teammate void,
+    # H counts its own top cards only.  With trumps every seat from P on must
+    # hold the suit.  Does the current trick plus those tricks settle the test
     # against beta?  If so, v = the bound and rel gets c and the quick tricks'
     # marks.
     cdef Rules* r = &s.r
@@ -545,7 +546,7 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     cdef bint ok = True
     cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
     x = live & suit_bits(su)
-    if (x & s.hands[P]) == 0:
+    if x == 0 or ((x & s.hands[P]) == 0 and trumps_live):
         return False
     c = strongest(r, x)
     if not beats(r, c, s.trick[0]):

@@ -513,6 +513,30 @@ def test_second_hand_top_card_with_trumps_in_play():
             assert dict(s.card_values(h, 3, trick, 10, side)) == cv
 
 
+def test_second_hand_void_partner_behind_holds_the_top_card():
+    """No trumps, W has led C2; N is void in clubs and discards, S (last to
+    play) wins with CA and cashes HA HK: N-S take all three, seen before any
+    search (whatever N discards, S's own top cards stay).  The values agree
+    with the oracle's."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(card(S, 2), card(S, 3), card(D, 5)),
+             mask(card(C, 3), card(D, 2), card(D, 3)),
+             mask(card(C, 14), card(H, 14), card(H, 13)),
+             mask(card(H, 2), card(D, 4))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    for side in (0b0101, 0b1010):
+        v, cv = oracle(rules, hands, 3, trick, 10, side)
+        assert s.value(hands, 3, trick, 10, side) == v
+        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.clear()
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+
+
 def test_second_hand_partner_behind_with_trumps_in_play():
     """Hearts trumps, W has led C2; N follows low with C3 and S, last to play,
     wins with CA (every seat still follows clubs, so nobody can ruff) and
