@@ -520,7 +520,10 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # card c left in the led suit wins the trick when its holder H plays it and
     # nobody can ruff (no trump in play, or every seat after the leader still
     # follows suit): when H is the seat P to play, or a teammate of P playing
-    # after it, P's team wins this trick and H leads the next.  Then H counts
+    # after it, P's team wins this trick and H leads the next.  So does P when
+    # it is void in a side suit led and ruffs (with its weakest trump, P then
+    # being H) while every later seat follows: nobody overruffs, whatever the
+    # ranks (nothing is marked for that trick).  Then H counts
     # quick tricks (quick_tricks, crossing to a teammate included) on the
     # hands after this trick: P, if it is not H, and every later seat play
     # their weakest card of the suit (the teammates by choice; for the
@@ -541,24 +544,36 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     cdef u64 m[4]
     cdef u64 low
     cdef int omx
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x, mark
     cdef u64 saved[MAX_SEATS]
     cdef bint ok = True
     cdef bint trumps_live = r.trump >= 0 and (live & suit_bits(r.trump)) != 0
     x = live & suit_bits(su)
-    if x == 0 or ((x & s.hands[P]) == 0 and trumps_live):
-        return False
-    c = strongest(r, x)
-    if not beats(r, c, s.trick[0]):
-        return False
-    for o in range(s.np, r.n):
-        x2 = seat_plus(s.leader, o, r.n)
-        if (s.hands[x2] >> c) & 1:
-            H = x2
-        elif trumps_live and (s.hands[x2] & suit_bits(su)) == 0:
-            return False             # it could ruff (or discard a card we cannot tell)
-    if H < 0 or not ((team >> H) & 1):
-        return False
+    if trumps_live and su != r.trump and (x & s.hands[P]) == 0 and (s.hands[P] & suit_bits(r.trump)) and (
+            s.hands[P] & r.discard_forced) == 0:
+        # P ruffs with its weakest trump; when every later seat follows suit
+        # nobody overruffs, so P wins the trick whatever the ranks
+        c = weakest(r, s.hands[P] & suit_bits(r.trump))
+        H = P
+        mark = 0
+        for o in range(s.np + 1, r.n):
+            if (s.hands[seat_plus(s.leader, o, r.n)] & suit_bits(su)) == 0:
+                return False
+    else:
+        if x == 0 or ((x & s.hands[P]) == 0 and trumps_live):
+            return False
+        c = strongest(r, x)
+        if not beats(r, c, s.trick[0]):
+            return False
+        for o in range(s.np, r.n):
+            x2 = seat_plus(s.leader, o, r.n)
+            if (s.hands[x2] >> c) & 1:
+                H = x2
+            elif trumps_live and (s.hands[x2] & suit_bits(su)) == 0:
+                return False             # it could ruff (or discard a card we cannot tell)
+        if H < 0 or not ((team >> H) & 1):
+            return False
+        mark = (<u64>1) << c
     nt = ks_popcount(s.hands[P])
     need = 1
     if team == s.side:
@@ -600,7 +615,7 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
             s.hands[o] = saved[o]
         if q < need - 1:
             return False
-    rel[0] |= (<u64>1) << c
+    rel[0] |= mark
     if team == s.side:
         v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
     else:

@@ -563,6 +563,32 @@ def test_second_hand_partner_behind_with_trumps_in_play():
             assert dict(s.card_values(h, 3, trick, 10, side)) == cv
 
 
+def test_second_hand_ruffs_then_cashes():
+    """Hearts trumps, W has led C2; N is void in clubs and ruffs with H2, and
+    as E and S both follow clubs nobody overruffs; N then cashes SA SK (the
+    opponents hold no trump): N-S take all three, seen before any search.
+    With E void in clubs holding H3 (an overruff) nothing is claimed.  The
+    values agree with the oracle's."""
+    rules = Rules(4, trump=H, trick_points=[1] * 13)
+    hands = [mask(card(H, 2), card(S, 14), card(S, 13)),
+             mask(card(C, 3), card(D, 2), card(D, 3)),
+             mask(card(C, 4), card(D, 4), card(D, 5)),
+             mask(card(S, 2), card(D, 6))]
+    trick = [card(C, 2)]
+    s = Search(12)
+    s.configure(*rules.args())
+    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
+    s.reset_stats()
+    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
+    assert s.nodes == 0
+    overruff = [hands[0], mask(card(H, 3), card(D, 2), card(D, 3)), hands[2], hands[3]]
+    for h in (hands, overruff):
+        for side in (0b0101, 0b1010):
+            v, cv = oracle(rules, h, 3, trick, 10, side)
+            assert s.value(h, 3, trick, 10, side) == v
+            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics."""
