@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kingsolve._core import Search
+from kingsolve.cards import parse_card
 
 SUIT = [0x1FFF << (16 * s) for s in range(4)]
 
@@ -326,14 +327,16 @@ def test_lone_seat_on_lead_cannot_always_duck_with_its_weakest_card():
     assert dict(s.card_values(hands, 0, [], 0, 1)) == cv
 
 
-def agrees_with_oracle(rules, hands, leader, trick_index, side):
-    """The native value and card values of a trick-boundary position equal the
-    oracle's; returns the oracle's (value, card values)."""
+def agrees_with_oracle(rules, hands, leader, trick_index, side, trick=()):
+    """The native value and card values of a position (by default at a trick's
+    start, else with `trick` on the table) equal the oracle's; returns the
+    oracle's (value, card values)."""
+    trick = list(trick)
     s = Search(12)
     s.configure(*rules.args())
-    v, cv = oracle(rules, hands, leader, [], trick_index, side)
-    assert s.value(hands, leader, [], trick_index, side) == v
-    assert dict(s.card_values(hands, leader, [], trick_index, side)) == cv
+    v, cv = oracle(rules, hands, leader, trick, trick_index, side)
+    assert s.value(hands, leader, trick, trick_index, side) == v
+    assert dict(s.card_values(hands, leader, trick, trick_index, side)) == cv
     return v, cv
 
 
@@ -403,190 +406,6 @@ def test_quick_tricks_see_a_singleton_honour_fall():
     s.configure(*rules.args())
     assert s.reaches(hands, 0, [], 10, 0b0101, 2)
     assert s.nodes == 0
-
-
-def test_second_hand_with_the_top_card_wins_and_cashes():
-    """No trumps, W (seat 3) has led C2 and N, second to play, holds CA (the top
-    club), SA and SK (the top spades): N-S win this trick and the next two.  The
-    bound for the second card settles "N-S take 3" before any search, and the
-    value agrees with the oracle's, for N-S and for E-W; with E-W holding the
-    top club instead nothing is claimed and the values still agree."""
-    rules = Rules(4, trick_points=[1] * 13)
-    hands = [mask(card(C, 14), card(S, 14), card(S, 13)),
-             mask(card(C, 3), card(S, 2), card(H, 5)),
-             mask(card(D, 2), card(D, 3), card(D, 4)),
-             mask(card(S, 3), card(H, 6))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    for side in (0b0101, 0b1010):
-        v, cv = oracle(rules, hands, 3, trick, 10, side)
-        assert s.value(hands, 3, trick, 10, side) == v
-        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.clear()
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-    # E holds the top club: N-S cannot take the trick by rank
-    hands2 = [mask(card(C, 4), card(S, 14), card(S, 13)),
-              mask(card(C, 14), card(S, 2), card(H, 5)), hands[2], hands[3]]
-    for side in (0b0101, 0b1010):
-        v, cv = oracle(rules, hands2, 3, trick, 10, side)
-        assert s.value(hands2, 3, trick, 10, side) == v
-        assert dict(s.card_values(hands2, 3, trick, 10, side)) == cv
-
-
-def test_second_hand_top_card_then_crossing_to_partner():
-    """No trumps, W has led C2; N holds CA, D2, H2 and S holds DA, DK and C4.
-    N wins the trick with the ace (S follows with its club), crosses with D2 to
-    S's ace and S cashes DK: N-S take all three, which the second-hand bound
-    sees before any search only by crossing to the partner (N's own cards win
-    nothing more).  The values agree with the oracle's."""
-    rules = Rules(4, trick_points=[1] * 13)
-    hands = [mask(card(C, 14), card(D, 2), card(H, 2)),
-             mask(card(C, 3), card(S, 2), card(S, 3)),
-             mask(card(D, 14), card(D, 13), card(C, 4)),
-             mask(card(H, 3), card(S, 4))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    for side in (0b0101, 0b1010):
-        v, cv = oracle(rules, hands, 3, trick, 10, side)
-        assert s.value(hands, 3, trick, 10, side) == v
-        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.clear()
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-
-
-def test_second_hand_partner_behind_holds_the_top_card():
-    """No trumps, W has led C2; N, second to play, holds only C3 in clubs, and
-    S (last to play) holds CA with HA HK.  N follows low, S wins with the ace
-    and cashes both hearts: N-S take all three, seen before any search.  The
-    values agree with the oracle's."""
-    rules = Rules(4, trick_points=[1] * 13)
-    hands = [mask(card(C, 3), card(S, 2), card(S, 3)),
-             mask(card(C, 4), card(D, 2), card(D, 3)),
-             mask(card(C, 14), card(H, 14), card(H, 13)),
-             mask(card(H, 2), card(D, 4))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    for side in (0b0101, 0b1010):
-        v, cv = oracle(rules, hands, 3, trick, 10, side)
-        assert s.value(hands, 3, trick, 10, side) == v
-        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.clear()
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-
-
-def test_second_hand_top_card_with_trumps_in_play():
-    """Hearts trumps, W has led C2 and N holds CA, SA, SK.  Both seats after N
-    hold a club, so nobody can ruff the ace; after it N cashes SA only (E and W
-    hold trumps and one spade each: SK would be ruffed).  "N-S take 2" is
-    settled before any search, and the values agree with the oracle's.  With E
-    void in clubs and holding a trump, E may ruff the ace: nothing is claimed,
-    and the values still agree."""
-    rules = Rules(4, trump=H, trick_points=[1] * 13)
-    hands = [mask(card(C, 14), card(S, 14), card(S, 13)),
-             mask(card(C, 3), card(H, 2), card(S, 2)),
-             mask(card(C, 4), card(D, 2), card(D, 3)),
-             mask(card(S, 3), card(H, 3))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 2
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 2)
-    assert s.nodes == 0
-    ruff = [hands[0], mask(card(D, 4), card(H, 2), card(S, 2)), hands[2], hands[3]]
-    for h in (hands, ruff):
-        for side in (0b0101, 0b1010):
-            v, cv = oracle(rules, h, 3, trick, 10, side)
-            assert s.value(h, 3, trick, 10, side) == v
-            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
-
-
-def test_second_hand_void_partner_behind_holds_the_top_card():
-    """No trumps, W has led C2; N is void in clubs and discards, S (last to
-    play) wins with CA and cashes HA HK: N-S take all three, seen before any
-    search (whatever N discards, S's own top cards stay).  The values agree
-    with the oracle's."""
-    rules = Rules(4, trick_points=[1] * 13)
-    hands = [mask(card(S, 2), card(S, 3), card(D, 5)),
-             mask(card(C, 3), card(D, 2), card(D, 3)),
-             mask(card(C, 14), card(H, 14), card(H, 13)),
-             mask(card(H, 2), card(D, 4))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    for side in (0b0101, 0b1010):
-        v, cv = oracle(rules, hands, 3, trick, 10, side)
-        assert s.value(hands, 3, trick, 10, side) == v
-        assert dict(s.card_values(hands, 3, trick, 10, side)) == cv
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.clear()
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-
-
-def test_second_hand_partner_behind_with_trumps_in_play():
-    """Hearts trumps, W has led C2; N follows low with C3 and S, last to play,
-    wins with CA (every seat still follows clubs, so nobody can ruff) and
-    cashes HA HK, the top trumps: N-S take all three, seen before any search.
-    With E void in clubs and holding a trump, E could ruff: nothing is claimed
-    there.  The values agree with the oracle's."""
-    rules = Rules(4, trump=H, trick_points=[1] * 13)
-    hands = [mask(card(C, 3), card(S, 2), card(S, 3)),
-             mask(card(C, 4), card(H, 2), card(D, 3)),
-             mask(card(C, 14), card(H, 14), card(H, 13)),
-             mask(card(H, 3), card(D, 4))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-    ruff = [hands[0], mask(card(D, 2), card(H, 2), card(D, 3)), hands[2], hands[3]]
-    for h in (hands, ruff):
-        for side in (0b0101, 0b1010):
-            v, cv = oracle(rules, h, 3, trick, 10, side)
-            assert s.value(h, 3, trick, 10, side) == v
-            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
-
-
-def test_second_hand_ruffs_then_cashes():
-    """Hearts trumps, W has led C2; N is void in clubs and ruffs with H2, and
-    as E and S both follow clubs nobody overruffs; N then cashes SA SK (the
-    opponents hold no trump): N-S take all three, seen before any search.
-    With E void in clubs holding H3 (an overruff) nothing is claimed.  The
-    values agree with the oracle's."""
-    rules = Rules(4, trump=H, trick_points=[1] * 13)
-    hands = [mask(card(H, 2), card(S, 14), card(S, 13)),
-             mask(card(C, 3), card(D, 2), card(D, 3)),
-             mask(card(C, 4), card(D, 4), card(D, 5)),
-             mask(card(S, 2), card(D, 6))]
-    trick = [card(C, 2)]
-    s = Search(12)
-    s.configure(*rules.args())
-    assert oracle(rules, hands, 3, trick, 10, 0b0101)[0] == 3
-    s.reset_stats()
-    assert s.reaches(hands, 3, trick, 10, 0b0101, 3)
-    assert s.nodes == 0
-    overruff = [hands[0], mask(card(H, 3), card(D, 2), card(D, 3)), hands[2], hands[3]]
-    for h in (hands, overruff):
-        for side in (0b0101, 0b1010):
-            v, cv = oracle(rules, h, 3, trick, 10, side)
-            assert s.value(h, 3, trick, 10, side) == v
-            assert dict(s.card_values(h, 3, trick, 10, side)) == cv
 
 
 def test_trick_nodes_count_the_positions_at_a_trick_start():
@@ -666,6 +485,70 @@ def mask(*cards):
     for c in cards:
         m |= 1 << c
     return m
+
+
+# Second-hand quick tricks: 3-card endings where W (seat 3) has led C2 and N
+# (seat 0) plays second.  Each case: trumps, the four hands N E S W (W's after
+# its lead), the tricks N-S surely take from here (what the bound claims before
+# any search), and a variant of the hands where the bound must not claim it.
+_C2 = card(C, 2)
+
+
+def hands_of(*texts):
+    """Hands from text, one string a seat: \"CA SA SK\"."""
+    return [mask(*(parse_card(t) for t in text.split())) for text in texts]
+
+
+SECOND_HAND_CASES = [
+    # N wins with CA (the top club) and cashes SA SK; in the variant E holds CA.
+    pytest.param(-1, hands_of("CA SA SK", "C3 S2 H5", "D2 D3 D4", "S3 H6"), 3,
+                 hands_of("C4 SA SK", "CA S2 H5", "D2 D3 D4", "S3 H6"), id="top-card-then-own-tricks"),
+    # N wins with CA, crosses with D2 to S's DA and S cashes DK: only crossing
+    # to the partner makes three (N's own cards win nothing more).
+    pytest.param(-1, hands_of("CA D2 H2", "C3 S2 S3", "DA DK C4", "H3 S4"), 3, None, id="top-card-then-crossing"),
+    # N follows low; S, last to play, wins with CA and cashes HA HK.
+    pytest.param(-1, hands_of("C3 S2 S3", "C4 D2 D3", "CA HA HK", "H2 D4"), 3, None,
+                 id="partner-behind-holds-the-top-card"),
+    # The same with N void in clubs: whatever N discards, S's top cards stay.
+    pytest.param(-1, hands_of("S2 S3 D5", "C3 D2 D3", "CA HA HK", "H2 D4"), 3, None, id="void-second-partner-behind"),
+    # Hearts trumps: every seat still follows clubs, so nobody ruffs N's CA;
+    # then SA only (E and W hold trumps and one spade each: SK would be
+    # ruffed).  Variant: E void in clubs with a trump may ruff the ace.
+    pytest.param(H, hands_of("CA SA SK", "C3 H2 S2", "C4 D2 D3", "S3 H3"), 2,
+                 hands_of("CA SA SK", "D4 H2 S2", "C4 D2 D3", "S3 H3"), id="trumps-top-card-no-ruff"),
+    # Hearts trumps: S wins with CA (everyone follows) and cashes the top
+    # trumps.  Variant: E void in clubs with a trump.
+    pytest.param(H, hands_of("C3 S2 S3", "C4 H2 D3", "CA HA HK", "H3 D4"), 3,
+                 hands_of("C3 S2 S3", "D2 H2 D3", "CA HA HK", "H3 D4"), id="trumps-partner-behind"),
+    # Hearts trumps: N, void in clubs, ruffs with H2; E and S follow, so nobody
+    # overruffs; N cashes SA SK (the opponents hold no trump).  Variant: E void
+    # in clubs with H3 may overruff.
+    pytest.param(H, hands_of("H2 SA SK", "C3 D2 D3", "C4 D4 D5", "S2 D6"), 3,
+                 hands_of("H2 SA SK", "H3 D2 D3", "C4 D4 D5", "S2 D6"), id="trumps-ruff-then-cash"),
+]
+
+
+@pytest.mark.parametrize("trump, hands, ns_tricks, unclaimed", SECOND_HAND_CASES)
+def test_second_hand_quick_tricks(trump, hands, ns_tricks, unclaimed):
+    """The values (and every card's value) agree with the oracle's for both
+    partnerships, the oracle gives N-S the tricks the case states, and the
+    second-hand bound settles "N-S take that many" before any search; in the
+    variant it claims nothing there (the search decides) and the values still
+    agree."""
+    rules = Rules(4, trump=trump, trick_points=[1] * 13)
+    for h in [hands] + ([unclaimed] if unclaimed else []):
+        for side in (0b0101, 0b1010):
+            agrees_with_oracle(rules, h, 3, 10, side, [_C2])
+    assert oracle(rules, hands, 3, [_C2], 10, 0b0101)[0] == ns_tricks
+    s = Search(12)
+    s.configure(*rules.args())
+    assert s.reaches(hands, 3, [_C2], 10, 0b0101, ns_tricks)
+    assert s.nodes == 0
+    if unclaimed:
+        v = oracle(rules, unclaimed, 3, [_C2], 10, 0b0101)[0]
+        s.clear()
+        s.reset_stats()
+        assert s.reaches(unclaimed, 3, [_C2], 10, 0b0101, v) and s.nodes > 0
 
 
 def test_bridge_ending_finesse():
