@@ -523,8 +523,8 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # after it, P's team wins this trick and H leads the next.  So does P when
     # it is void in a side suit led and ruffs (with its weakest trump, P then
     # being H) while every later seat follows: nobody overruffs, whatever the
-    # ranks (nothing is marked for that trick).  Then H counts
-    # quick tricks (quick_tricks, crossing to a teammate included) on the
+    # ranks (nothing is marked for that trick).  Then H counts quick tricks
+    # (quick_tricks, crossing to a teammate included) on the
     # hands after this trick: P, if it is not H, and every later seat play
     # their weakest card of the suit (the teammates by choice; for the
     # opponents it is the worst case, their top cards and lengths being what
@@ -532,8 +532,9 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # later seat) discards, and its hand is taken as it is now: one card fewer
     # never lowers the counts of H's own top cards (cashable), nor, when it is
     # an opponent's, any quick_tricks count; with P or a later teammate void,
-    # H counts its own top cards only.  With trumps every seat from P on must
-    # hold the suit.  Does the current trick plus those tricks settle the test
+    # H counts its own top cards only.  With trumps every later seat must hold
+    # the suit, and so must P unless it ruffs.  Does the current trick plus
+    # those tricks settle the test
     # against beta?  If so, v = the bound and rel gets c and the quick tricks'
     # marks.
     cdef Rules* r = &s.r
