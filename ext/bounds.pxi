@@ -43,6 +43,26 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos
 
 
+cdef inline int tricks_needed(Rules* r, int ti, int first, int nt, bint by_side, int beta,
+                              int total_ub, int* bound) noexcept nogil:
+    # In a trick game (trick points only, none negative): the fewest of the next
+    # tricks, at least `first` and at most nt, that settle the test against
+    # beta when the side (by_side) or the other team wins them all: the side's
+    # points are then at least their points (by_side), or at most total_ub less
+    # them.  Returns nt + 1 if even nt do not; bound = that bound.
+    cdef int need = first
+    if by_side:
+        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
+            need += 1
+    else:
+        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
+            need += 1
+    if need <= nt:
+        bound[0] = (r.tp_pos[ti + need] - r.tp_pos[ti] if by_side
+                    else total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]))
+    return need
+
+
 cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out) noexcept nogil:
     # How many tricks seat L can win in a row by leading suit su, its cards from
     # the strongest down, every teammate following with its cards from the
@@ -524,8 +544,8 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # it is void in a side suit led and ruffs (with its weakest trump, P then
     # being H) while every later seat follows: nobody overruffs, whatever the
     # ranks (nothing is marked for that trick).  Then H counts quick tricks
-    # (quick_tricks, crossing to a teammate included) on the
-    # hands after this trick: P, if it is not H, and every later seat play
+    # (quick_tricks, crossing to a teammate included) on the hands after this
+    # trick: P, if it is not H, and every later seat play
     # their weakest card of the suit (the teammates by choice; for the
     # opponents it is the worst case, their top cards and lengths being what
     # the counts look at).  Without trumps a seat void in the suit (P, or a
@@ -534,9 +554,8 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
     # an opponent's, any quick_tricks count; with P or a later teammate void,
     # H counts its own top cards only.  With trumps every later seat must hold
     # the suit, and so must P unless it ruffs.  Does the current trick plus
-    # those tricks settle the test
-    # against beta?  If so, v = the bound and rel gets c and the quick tricks'
-    # marks.
+    # those tricks settle the test against beta?  If so, v = the bound and rel
+    # gets c (the ruffing trump: nothing) and the quick tricks' marks.
     cdef Rules* r = &s.r
     cdef int P = seat_to_move(s), su = s.trick[0] >> 4, c, ti = s.trick_index, nt, need, q = 0, o, x2
     cdef int team = s.side if (s.side >> P) & 1 else ((1 << r.n) - 1) & ~s.side
@@ -576,13 +595,7 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
             return False
         mark = (<u64>1) << c
     nt = ks_popcount(s.hands[P])
-    need = 1
-    if team == s.side:
-        while need <= nt and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
-            need += 1
-    else:
-        while need <= nt and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
-            need += 1
+    need = tricks_needed(r, ti, 1, nt, team == s.side, beta, total_ub, v)
     if need > nt:
         return False
     if need > 1:
@@ -617,8 +630,4 @@ cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel
         if q < need - 1:
             return False
     rel[0] |= mark
-    if team == s.side:
-        v[0] = r.tp_pos[ti + need] - r.tp_pos[ti]
-    else:
-        v[0] = total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
     return True

@@ -187,20 +187,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # bound is tried on its own, asking for just the tricks the cut-off
             # needs, so that rel names only the cards those tricks rest on.
             ti = s.trick_index
-            if (s.side >> s.leader) & 1:
-                # the side leads: its next j tricks are worth tp(j); enough when >= beta
-                need = 0
-                while need <= ncards and r.tp_pos[ti + need] - r.tp_pos[ti] < beta:
-                    need += 1
-                if need <= ncards and quick_tricks(s, need, rel) >= need:
-                    return r.tp_pos[ti + need] - r.tp_pos[ti]
-            else:
-                # the others lead: the side loses the next j tricks' points
-                need = 0
-                while need <= ncards and total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti]) >= beta:
-                    need += 1
-                if need <= ncards and quick_tricks(s, need, rel) >= need:
-                    return total_ub - (r.tp_pos[ti + need] - r.tp_pos[ti])
+            need = tricks_needed(r, ti, 0, ncards, (s.side >> s.leader) & 1, beta, total_ub, &v)
+            if need <= ncards and quick_tricks(s, need, rel) >= need:
+                return v
             mt = min_trick_points(r, ti, ncards)
             if mt > 0:
                 # sure trump tricks, first from lengths alone (no mark), then

@@ -213,6 +213,12 @@ cdef inline int tt_decode_move(TTKey* k, int b) noexcept nogil:
     return ks_ctz(ms)
 
 
+cdef inline bint tt_indexed(Solver* s, TTSlot* sl) noexcept nogil:
+    # Are the signature's entries also indexed by exact position (long deals,
+    # once its list holds EXACT_FROM chunks)?
+    return s.use_exact and sl.nchunks >= EXACT_FROM
+
+
 cdef inline u64 tt_exact_hash(u64 sig, u64 k0, u64 k1, u64 k2) noexcept nogil:
     # From the signature's hash and the owners (the slot's position is not
     # needed: the bucket can be prefetched as soon as the list is known long).
@@ -305,7 +311,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
     s.tt_probes += 1
     if sl == NULL:
         return False
-    if s.use_exact and sl.nchunks >= EXACT_FROM:
+    if tt_indexed(s, sl):
         # its cache line loads while the list is walked
         ks_prefetch(s.exact + (tt_exact_hash(k.hash, k.key[0], k.key[1], k.key[2])
                                & s.exact_bucket_mask) * BUCKET)
@@ -326,7 +332,7 @@ cdef inline bint tt_lookup(Solver* s, TTKey* k, int beta, int* value, u64* rel,
             if first[0] < 0 and ch.best[j] != NO_MOVE:
                 first[0] = tt_decode_move(k, ch.best[j])
         ci = ch.next
-    cdef TTEntry* e = tt_exact_find(s, sl, k) if s.use_exact and sl.nchunks >= EXACT_FROM else NULL
+    cdef TTEntry* e = tt_exact_find(s, sl, k) if tt_indexed(s, sl) else NULL
     if e != NULL:
         if not hit:
             s.tt_hits += 1
@@ -433,13 +439,13 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
                     ch.hi[j] = hi
                 if best >= 0:
                     ch.best[j] = b
-                if s.use_exact and sl.nchunks >= EXACT_FROM:
+                if tt_indexed(s, sl):
                     tt_exact_store(s, sl, k, em, ch.lo[j], ch.hi[j], ch.best[j])
                 return
         prev = last
         last = ci
         ci = ch.next
-    if s.use_exact and sl.nchunks >= EXACT_FROM:
+    if tt_indexed(s, sl):
         tt_exact_store(s, sl, k, em, lo, hi, b)
     if sl.head < 0 or s.chunks[sl.head].n == CHUNK:
         if sl.nchunks >= s.max_chain:
