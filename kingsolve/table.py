@@ -8,6 +8,7 @@ answers every row, so its transposition table is reused across the grid.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .cards import count
@@ -119,6 +120,36 @@ def find_parts(rules, earlier) -> list[int] | None:
     return None
 
 
+def _normal_form(rules) -> tuple[tuple, int]:
+    """The game ``rules`` describe with every point divided by the greatest
+    common divisor of all its points, and that divisor (positive)."""
+    g = math.gcd(*_points(rules)) or 1
+    return ((rules.n_seats, rules.trump, rules.inverted, tuple(p // g for p in rules.card_points),
+             tuple(p // g for p in rules.trick_points), rules.lead_restricted, rules.discard_forced), g)
+
+
+def find_same(rules, earlier) -> int | None:
+    """Index into ``earlier`` (the rules of contracts solved before) of a
+    contract that is the same game as this one up to a positive factor on
+    every point, or None.  Its values then give this contract's without a
+    search (:func:`rescale`): ``tricks:S`` (+1 a trick) is ``trump:S`` (+3 a
+    trick) at a third of the points, ``tricks:NT`` is ``plus-tricks`` at half.
+    A negative factor is no such game: who maximises would change."""
+    key, _ = _normal_form(rules)
+    return next((i for i, r in enumerate(earlier) if _normal_form(r)[0] == key), None)
+
+
+def rescale(rules_from, values, rules_to) -> tuple:
+    """The values of lone seats under ``rules_to`` from their ``values`` under
+    ``rules_from``, the same game at another scale (:func:`find_same`): the
+    points a seat takes scale by the ratio of the two divisors (exactly: they
+    are a sum of points of ``rules_from``, each a multiple of its divisor),
+    its start (``seat_base``) stays."""
+    _, g_from = _normal_form(rules_from)
+    _, g_to = _normal_form(rules_to)
+    return tuple((v - rules_from.seat_base) // g_from * g_to + rules_to.seat_base for v in values)
+
+
 def guess_from_parts(rules, parts) -> tuple:
     """A first guess per seat: the sum of the parts' values.  ``parts`` holds
     the (rules, values) of each part (see :func:`find_parts`)."""
@@ -153,6 +184,7 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     chosen = list(all_contracts(variant) if contracts is None else contracts)
     rules = [Deal.from_layout(c, layout, lead).rules for c in chosen]
     parts = [find_parts(r, rules[:i]) for i, r in enumerate(rules)]
+    same = [find_same(r, rules[:i]) for i, r in enumerate(rules)]
     size = tt_log2 or default_tt_log2(layout.hand_size)
     if jobs > 1 and solver is not None:
         raise ValueError("make_table: give a solver or jobs > 1, not both")
@@ -160,18 +192,23 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
         solver = solver if solver is not None else Solver(size)
         values = []
         for i, contract in enumerate(chosen):
-            guesses = None if parts[i] is None else guess_from_parts(
-                rules[i], [(rules[k], values[k]) for k in parts[i]])
-            values.append(seat_values(solver, contract, layout, lead, guesses))
+            if same[i] is not None:
+                values.append(rescale(rules[same[i]], values[same[i]], rules[i]))
+            else:
+                guesses = None if parts[i] is None else guess_from_parts(
+                    rules[i], [(rules[k], values[k]) for k in parts[i]])
+                values.append(seat_values(solver, contract, layout, lead, guesses))
             table.rows.append(TableRow(contract, values[i]))
             if progress is not None:
                 progress()
         return table
-    return _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
+    return _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress)
 
 
-def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress) -> Table:
-    # Every (row, seat) cell is one task, and at most `jobs` run at once.  A
+def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress) -> Table:
+    # Every (row, seat) cell is one task, and at most `jobs` run at once,
+    # except in a row that is an earlier row's game at another scale (same):
+    # it is filled from that row when its turn comes to be reported.  A
     # cell of a row with parts waits for the parts' cells of its seat (its
     # guess); once it may run it goes before the other cells (those rows,
     # erajlash, are the longest: started last they would run alone at the
@@ -183,8 +220,8 @@ def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
     local = threading.local()
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
-    left = [n] * len(chosen)
-    todo = [(i, seat) for i in range(len(chosen)) for seat in range(n)]
+    left = [0 if same[i] is not None else n for i in range(len(chosen))]
+    todo = [(i, seat) for i in range(len(chosen)) for seat in range(n) if left[i]]
 
     def solve(i, seat, guess):
         solver = getattr(local, "solver", None)
@@ -219,6 +256,9 @@ def _make_table_threads(table, chosen, rules, parts, lead, size, jobs, progress)
                 cells[i][seat] = v
                 left[i] -= 1
             while done_rows < len(chosen) and left[done_rows] == 0:
+                j = same[done_rows]
+                if j is not None:
+                    cells[done_rows] = list(rescale(rules[j], tuple(cells[j]), rules[done_rows]))
                 table.rows.append(TableRow(chosen[done_rows], tuple(cells[done_rows])))
                 done_rows += 1
                 if progress is not None:

@@ -14,7 +14,8 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRulesError
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver
-from kingsolve.table import ReferenceSolver, all_contracts, contract_label, guesses_from_parts, make_table, parse_contracts
+from kingsolve.table import (ReferenceSolver, all_contracts, contract_label, find_same, guesses_from_parts, make_table,
+                             parse_contracts, rescale)
 from kingsolve.variants import get_variant
 
 # Three seats, two cards each: seat 1 ♥A7, seat 2 ♥K8, seat 3 ♠K8.
@@ -121,6 +122,78 @@ def test_erajlash_is_guessed_from_its_parts(vid):
     for label, (_, _, guess) in by_label.items():
         if label not in ("erajlash", "plus-erajlash"):
             assert guess is None, label
+
+
+@pytest.mark.parametrize("vid", ["ru4", "ua3", "king52"])
+def test_same_game_at_another_scale(vid):
+    """On full hands, tricks:X (+1 a trick) is trump:X (+3) at a third of the
+    points and tricks:NT is plus-tricks (+2) at half (RULES.md §4 and the
+    `tricks` row); in king52, minus:NT (325 less 75 a trick) is no-tricks
+    (-20 a trick) and tricks:NT is trump:NT.  The table takes their values
+    from those rows.  A negative factor is no such game (no-tricks against
+    plus-tricks: who maximises changes), nor is misère (ranks inverted)."""
+    variant = get_variant(vid)
+    chosen = all_contracts(variant)
+    rules = [c.deal_rules() for c in chosen]
+    labels = [contract_label(c) for c in chosen]
+    found = {labels[i]: labels[j] for i, r in enumerate(rules)
+             if (j := find_same(r, rules[:i])) is not None}
+    want = {f"tricks:{s}": f"trump:{s}" for s in "SHDC"}
+    if vid == "king52":
+        want.update({"tricks:NT": "trump:NT", "minus:NT": "no-tricks"})
+    else:
+        want["tricks:NT"] = "plus-tricks"
+    assert found == want
+    if vid == "king52":
+        # 325 less 75 a trick from -20 a trick: 0, 1 and 3 tricks
+        assert rescale(rules[labels.index("no-tricks")], (0, -20, -60, 0),
+                       rules[labels.index("minus:NT")]) == (325, 250, 100, 325)
+        return
+    no, plus = labels.index("no-tricks"), labels.index("plus-tricks")
+    assert find_same(rules[plus], [rules[no]]) is None
+    assert find_same(rules[labels.index("misere:S")], [rules[labels.index("trump:S")]]) is None
+    # +3 a trick to +1: 6 and 0 points are 2 and 0 tricks
+    i, j = labels.index("tricks:S"), labels.index("trump:S")
+    assert rescale(rules[j], (6, 0, 3, 15)[: variant.n_seats], rules[i]) == (2, 0, 1, 5)[: variant.n_seats]
+
+
+def test_two_card_hands_make_the_last_two_every_trick():
+    """With two cards a hand both tricks are the last two: no-last-two (-8
+    each) is then no-tricks (-2 each) at four times the points."""
+    v = get_variant("ru4")
+    rules = {c.name: c.deal_rules(2) for c in all_contracts(v) if c.name in ("no-tricks", "no-last-two")}
+    assert find_same(rules["no-last-two"], [rules["no-tricks"]]) == 0
+    assert find_same(c := v.contract("no-last-two").deal_rules(), [v.contract("no-tricks").deal_rules()]) is None, c
+
+
+class CountingSolver(ReferenceSolver):
+    def __init__(self):
+        self.calls = 0
+
+    def value(self, deal, side, guess=None):
+        self.calls += 1
+        return super().value(deal, side, guess)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_rows_of_the_same_game_are_not_solved_again(jobs):
+    """On two-card hands the five tricks rows of ru4 and both last-two rows
+    (see above) cost no search: 21 of 28 rows are solved, and every value
+    still equals the oracle's (jobs=2: through the threads)."""
+    v = get_variant("ru4")
+    lay = random_layout(v, 2, 8)
+    if jobs == 1:
+        counter = CountingSolver()
+        t = make_table(lay, v, solver=counter)
+        assert counter.calls == (28 - 7) * v.n_seats
+    else:
+        t = make_table(lay, v, jobs=2, tt_log2=12)
+    assert [r.contract for r in t.rows] == all_contracts(v)
+    for row in t.rows:
+        deal = Deal.from_layout(row.contract, lay, 0)
+        want = tuple(reference.value(deal.rules, deal.position, 1 << k) + deal.rules.seat_base
+                     for k in range(v.n_seats))
+        assert row.values == want, row.contract
 
 
 def test_parse_contracts():
