@@ -30,6 +30,9 @@ cdef enum:
     NO_MOVE = 255          # "no best move" in a table entry
     BISECT_SPAN = 8        # the driver bisects while the value interval is wider than this
     LEAD_REPLIES_PER_TRICK = 4  # see Rules.lead_weight
+    LEAD_TOP_BEHIND = 4    # lead_suit_weight's adjustments, in quarter replies
+    LEAD_SECOND_BEHIND = 2
+    LEAD_SECOND_PARTNER = 8
     GUESS_STEP = 4         # the driver's first step away from a given guess
 
 

@@ -145,22 +145,49 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
 
 
 cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
-    # Minus the replies the seats outside the leader's team have to a lead of su;
-    # in contracts of wanted tricks, one less when the seat playing last is an
-    # opponent holding the suit's top card and another card of it (it sits over
-    # the leader's team: DDS's "RHO has the winner"; bridge 13-card nodes -6%).
-    cdef int o, w = 0, k
+    # Minus the replies the seats outside the leader's team have to a lead of
+    # su, in quarter replies (move_score scales it by Rules.lead_weight / 4).
+    # In contracts of wanted tricks, a suit whose top card the leader's team
+    # does not hold is also weighed by where the top two cards sit (DDS's
+    # notrump lead weights): less when the seat playing last is an opponent
+    # holding the top card or the second one and another card of the suit (it
+    # sits over the leader's team); more when the next seat holds the top card
+    # and the leader's partner the second with another card of the suit (led
+    # through the top card, the partner's second wins once the top has gone).
+    # Measured on 13-card bridge: the top-card rule -6% nodes; the other two
+    # -6% on the 40 benchmark deals, -2.6% on the 20 golden ones, King tables
+    # unchanged.
+    cdef int o, w = 0, k, c1, c2 = -1, h1 = -1, h2 = -1
     cdef int team = s.side if (s.side >> leader) & 1 else ~s.side
-    for o in range(s.r.n):
+    cdef int n = s.r.n
+    cdef int last = seat_plus(leader, n - 1, n), nxt = seat_plus(leader, 1, n)
+    cdef u64 x
+    for o in range(n):
         if (team >> o) & 1:
             continue
         k = ks_popcount(s.hands[o] & suit_bits(su))
         w -= k if k else ks_popcount(s.hands[o]) + 1
-    cdef int last = seat_plus(leader, s.r.n - 1, s.r.n)
-    cdef u64 x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
-    if s.r.sign > 0 and not ((team >> last) & 1) and ks_popcount(s.hands[last] & suit_bits(su)) > 1:
-        if (s.hands[last] >> strongest(&s.r, x)) & 1:
-            w -= 1
+    w *= 4
+    if s.r.sign <= 0:
+        return w
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
+    c1 = strongest(&s.r, x)
+    x &= ~((<u64>1) << c1)
+    if x:
+        c2 = strongest(&s.r, x)
+    for o in range(n):
+        if (s.hands[o] >> c1) & 1:
+            h1 = o
+        if c2 >= 0 and (s.hands[o] >> c2) & 1:
+            h2 = o
+    if (team >> h1) & 1:
+        return w
+    if not ((team >> last) & 1) and (h1 == last or h2 == last) and (
+            ks_popcount(s.hands[last] & suit_bits(su)) > 1):
+        w -= LEAD_TOP_BEHIND if h1 == last else LEAD_SECOND_BEHIND
+    elif h1 == nxt and h2 >= 0 and h2 != leader and (team >> h2) & 1 and (
+            ks_popcount(s.hands[h2] & suit_bits(su)) > 1):
+        w += LEAD_SECOND_PARTNER
     return w
 
 
@@ -198,7 +225,7 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
         # a discard onto the other team's trick: shed what hurts us most
         value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
     if np == 0:
-        return (<int64_t>value + x.suit_w[c >> 4] * r.lead_weight) * 32 + st
+        return (<int64_t>value + x.suit_w[c >> 4] * r.lead_weight // 4) * 32 + st
     return <int64_t>value * 32 + st
 
 
