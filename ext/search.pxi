@@ -140,6 +140,39 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     return v >= 0
 
 
+cdef inline u64 weaker_equivalents(Rules* r, int c, u64 crel, u64 live) noexcept nogil:
+    # Cards that would do exactly as well as c, just searched without a
+    # cut-off (DDS's "lowest winning rank" move skipping): when c is weaker
+    # than every card of its suit that crel (what the result rested on) names,
+    # the result holds for every position with the same owners of the cards
+    # of the suit from the weakest named one up and the same lengths (tt.pxi).
+    # Playing instead another card of the same hand, suit and class weaker
+    # than that card gives such a position: the two cards trade places.  So
+    # those cards need no search.  The classes of the suit's live cards in
+    # order are part of a table signature, so the trade must keep them: only
+    # cards with no live card of another class between them and c qualify.
+    cdef int su = c >> 4
+    cdef u64 sb = suit_bits(su), rs = crel & sb, low, cl, other, x, run
+    if rs == 0:
+        low = sb
+    elif r.inverted:
+        low = sb & ~((((<u64>1) << ks_msb(rs)) << 1) - 1)
+    else:
+        low = sb & (((<u64>1) << ks_ctz(rs)) - 1)
+    if not ((low >> c) & 1):
+        return 0
+    cl = r.class_mask[r.card_class[c]]
+    other = live & sb & ~cl
+    run = sb
+    x = other & (((<u64>1) << c) - 1)
+    if x:
+        run &= ~((((<u64>1) << ks_msb(x)) << 1) - 1)
+    x = other & ~((((<u64>1) << c) << 1) - 1)
+    if x:
+        run &= ((<u64>1) << ks_ctz(x)) - 1
+    return low & cl & run
+
+
 cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
@@ -151,7 +184,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
     cdef u64 tops[MAX_TRICKS]
-    cdef u64 legal, live, crel, mark, acc = 0, drel
+    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0
     cdef TTKey key
     rel[0] = 0
     if np == 0:
@@ -220,6 +253,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     best = -VAL_INF if maximize else VAL_INF
     for i in range(nm):
         c = reps[i]
+        if (skip >> c) & 1:
+            continue
         old_leader = play_card(s, seat, c, &gain, &mark)
         if np == n - 1:
             s.trick_nodes += 1
@@ -247,6 +282,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 s.cut_at[np][0 if i == 0 else 1] += 1
                 break
         acc |= crel
+        if i + 1 < nm:
+            skip |= weaker_equivalents(r, c, crel, live)
     if (best >= beta) != maximize and nm > 1:
         s.cut_at[np][2] += 1
     if np == 0:
