@@ -140,6 +140,69 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     return v >= 0
 
 
+cdef bint later_tricks(Solver* s, int beta, int total_ub, int mt, int nt, int* v,
+                       u64* rel) noexcept nogil:
+    # DDS's "later tricks" in a trick game without trumps in play: a team of
+    # one or two seats on lead cannot win all nt tricks left when phi, the
+    # sum over the suits whose top card it holds of its longest holding in
+    # the suit, is below nt.  Asked only when that settles the test: the
+    # leader's team is the side and needs every trick, or it is the other
+    # team and the side needs just one.
+    # Why (induction on nt; the other team B keeps its top cards): a lead of
+    # a suit B tops loses to B's top card, which must follow.  A lead of a
+    # suit the team tops takes one card from each of its seats holding the
+    # suit, so phi drops by one; no suit B tops becomes the team's while B
+    # discards other cards than its tops, and phi < nt holds again.  B must
+    # discard a top only when one of its seats holds nothing but tops of
+    # other suits, one card each: then nt <= 3, and an exhaustive check of
+    # every such ending of two and three tricks (3 and 4 seats, every team,
+    # every seat of B, by rank order) found the team always loses a trick --
+    # except a team of three seats against one, which can let the seat
+    # after the squeezed one choose the winner (so that case is left out).
+    # Discard-forced cards would take B's choice of discard: none may be live.
+    # rel: the top card of each suit B tops where other seats hold the suit
+    # (every position of the partition has phi no larger).
+    cdef Rules* r = &s.r
+    cdef int n = r.n, L = s.leader, o, su, h, k, m, phi = 0
+    cdef bint lead_side = (s.side >> L) & 1
+    cdef int team = s.side if lead_side else ((1 << n) - 1) & ~s.side
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], x, mk = 0
+    if lead_side:
+        if total_ub - mt >= beta:
+            return False
+    elif mt < beta:
+        return False
+    if ks_popcount(team) > 2:
+        return False
+    if r.trump >= 0 and (live & suit_bits(r.trump)):
+        return False
+    if live & r.discard_forced:
+        return False
+    for su in range(4):
+        x = live & suit_bits(su)
+        if x == 0:
+            continue
+        k = strongest(r, x)
+        h = 0
+        for o in range(n):
+            if (s.hands[o] >> k) & 1:
+                h = o
+        if (team >> h) & 1:
+            m = 0
+            for o in range(n):
+                if (team >> o) & 1:
+                    if ks_popcount(s.hands[o] & suit_bits(su)) > m:
+                        m = ks_popcount(s.hands[o] & suit_bits(su))
+            phi += m
+            if phi >= nt:
+                return False
+        elif x & ~s.hands[h]:
+            mk |= (<u64>1) << k
+    rel[0] |= mk
+    v[0] = total_ub - mt if lead_side else mt
+    return True
+
+
 cdef inline u64 weaker_equivalents(Rules* r, int c, u64 crel, u64 live) noexcept nogil:
     # Cards that would do exactly as well as c, just searched without a
     # cut-off (DDS's "lowest winning rank" move skipping): when c is weaker
@@ -234,6 +297,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 trump_winners(s, &k_side, &k_opp, tops)
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
+                    return v
+                if later_tricks(s, beta, total_ub, mt, ncards, &v, rel):
                     return v
     elif np == 1:
         ncards = ks_popcount(s.hands[seat])
