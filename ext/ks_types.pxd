@@ -34,6 +34,8 @@ cdef enum:
     LEAD_SECOND_BEHIND = 2
     LEAD_SECOND_PARTNER = 8
     GUESS_STEP = 4         # the driver's first step away from a given guess
+    FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
+                           # (half a one-point trick: ahead of other losing cards only)
 
 
 cdef struct Rules:

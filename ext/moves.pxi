@@ -191,6 +191,23 @@ cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
     return w
 
 
+cdef inline bint forces_last_top(Solver* s, int c, int w_card) noexcept nogil:
+    # Second-to-last card of a trick the last seat (an opponent) will win:
+    # does c, beating the trick so far, make that seat spend its top card of
+    # the suit (c beats every other card it holds there)?  DDS's "force out
+    # the ace" for the third hand.
+    cdef Rules* r = &s.r
+    cdef int last = seat_plus(s.leader, r.n - 1, r.n), t1
+    cdef u64 x = s.hands[last] & suit_bits(c >> 4)
+    if x == 0 or not beats(r, c, w_card):
+        return False
+    t1 = strongest(r, x)
+    if not ((r.stronger[c] >> t1) & 1):
+        return False
+    x &= ~((<u64>1) << t1)
+    return x == 0 or ((r.stronger[strongest(r, x)] >> c) & 1) != 0
+
+
 cdef struct OrderCtx:              # what every move of one node shares
     int table_pts                  # trick points plus the points of the cards on the table
     int w_seat                     # the trick's winner so far (np > 0)
@@ -221,6 +238,12 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     value *= 64
     if want:
         st = -st
+        if (np == s.r.n - 2 and not team_wins and (c >> 4) == x.lead
+                and forces_last_top(s, c, x.w_card)):
+            # a lost trick that costs the last seat its top card of the suit
+            # (13-card bridge nodes -6.5% on the 40 benchmark deals, -10% on
+            # the 20 golden ones; King unchanged)
+            value += FORCE_TOP_BONUS
     elif np > 0 and (c >> 4) != x.lead and not team_wins:
         # a discard onto the other team's trick: shed what hurts us most
         value += (-r.card_points[c] if my_side else r.card_points[c]) * 4
