@@ -140,6 +140,47 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     return v >= 0
 
 
+cdef bint second_trump_behind(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
+    # The second-best trump T2 held, with another trump, by the seat playing
+    # right after the holder of the top trump T1, of the other team, and not
+    # on lead: T2's team wins a trick (DDS's later tricks with trumps).  Until
+    # T2's holder wins a trick it never leads, so T1's holder plays before it
+    # in every trick: when T1 falls, T2's holder plays another card (it has
+    # one) and T2, now the top trump, wins a trick later (its holder keeps it
+    # to the end if need be); a trick T2 can join before that (a trump lead,
+    # or a ruff when void) T2 wins, only T1 beating it.  (On lead with T2 and
+    # one small trump, T1 playing last captures T2: a test shows it.)  No
+    # trump may be lead-restricted or discard-forced.  marks = T1 and T2.
+    cdef Rules* r = &s.r
+    cdef u64 tr, x
+    cdef int o, t1, t2, h1 = -1, h2 = -1
+    k_side[0] = 0
+    k_opp[0] = 0
+    if r.trump < 0 or ((r.discard_forced | r.lead_restricted) & suit_bits(r.trump)):
+        return False
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)
+    if ks_popcount(x) < 3:
+        return False
+    t1 = strongest(r, x)
+    x &= ~((<u64>1) << t1)
+    t2 = strongest(r, x)
+    for o in range(r.n):
+        if (s.hands[o] >> t1) & 1:
+            h1 = o
+        if (s.hands[o] >> t2) & 1:
+            h2 = o
+    if h2 == s.leader or h2 != seat_plus(h1, 1, r.n) or ((s.side >> h1) & 1) == ((s.side >> h2) & 1):
+        return False
+    if ks_popcount(s.hands[h2] & suit_bits(r.trump)) < 2:
+        return False
+    if (s.side >> h2) & 1:
+        k_side[0] = 1
+    else:
+        k_opp[0] = 1
+    marks[0] = ((<u64>1) << t1) | ((<u64>1) << t2)
+    return True
+
+
 cdef bint later_tricks(Solver* s, int beta, int total_ub, int mt, int nt, int* v,
                        u64* rel) noexcept nogil:
     # DDS's "later tricks" in a trick game without trumps in play: a team of
@@ -298,6 +339,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
                     return v
+                if second_trump_behind(s, &k_side, &k_opp, &drel):
+                    if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
+                        rel[0] = drel
+                        return v
                 if later_tricks(s, beta, total_ub, mt, ncards, &v, rel):
                     return v
     elif np == 1:

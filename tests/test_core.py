@@ -606,6 +606,38 @@ def test_later_tricks_not_for_a_team_of_three():
     assert v == 3
 
 
+def test_second_trump_behind_the_top_trump_wins_a_trick():
+    """Spades trumps, N on lead with SA, E (next) holding SK and S2: E keeps
+    the king while the ace is in play and wins a trick with it (a heart or
+    diamond lead it ruffs).  So N-S cannot take all three tricks, settled
+    before any search; the value is the oracle's."""
+    rules = Rules(4, trump=S, trick_points=[1] * 13)
+    hands = [mask(card(S, 14), card(H, 14), card(D, 14)),
+             mask(card(S, 13), card(S, 2), card(C, 2)),
+             mask(card(S, 3), card(H, 2), card(D, 2)),
+             mask(card(C, 14), card(C, 13), card(C, 12))]
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
+    assert v == 2
+    s = Search(12)
+    s.configure(*rules.args())
+    assert not s.reaches(hands, 0, [], 10, 0b0101, 3)
+    assert s.nodes == 0
+
+
+def test_second_trump_behind_the_top_trump_but_on_lead():
+    """The same seats, but the holder of the second trump (N: SK S2, nothing
+    else) is on lead, with the top trump (W: SA S3) playing last: whatever N
+    leads, W's ace ends up over the king, and N-S take nothing.  The bound must
+    not claim a trick for them (it did before the holder on lead was ruled out)."""
+    rules = Rules(4, trump=S, trick_points=[1] * 13)
+    hands = [mask(card(S, 13), card(S, 2)),
+             mask(card(H, 14), card(H, 13)),
+             mask(card(H, 2), card(H, 3)),
+             mask(card(S, 14), card(S, 3))]
+    v, _ = agrees_with_oracle(rules, hands, 0, 11, 0b0101)
+    assert v == 0
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), t=st.integers(2, 4))
 def test_endings_where_a_defender_holds_only_top_cards(seed, n, t):
