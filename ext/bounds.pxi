@@ -63,7 +63,8 @@ cdef inline int tricks_needed(Rules* r, int ti, int first, int nt, bint by_side,
     return need
 
 
-cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out) noexcept nogil:
+cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out,
+                  bint drawn=False) noexcept nogil:
     # How many tricks seat L can win in a row by leading suit su, its cards from
     # the strongest down, every teammate following with its cards from the
     # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
@@ -75,7 +76,9 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     # opponents are void afterwards, and L's further cards win as long as they
     # beat the teammates' (all of L's length when l_i beats m_i throughout).
     # In a trump game a side suit counts only as many rounds as every opponent
-    # holding trumps (and every teammate forced to trump) can follow.
+    # holding trumps (and every teammate forced to trump) can follow; with
+    # `drawn`, the opponents' trumps are taken as gone (quick_tricks: L first
+    # cashes trump rounds enough to draw them).
     # rel gets L's cards l_1..l_j for the rounds whose comparisons the count
     # uses: with them every card from l_j up keeps its owner, which fixes the
     # comparisons (a teammate's m_i is below l_i exactly when it holds fewer
@@ -164,7 +167,8 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
         for o in range(r.n):
             if o == L:
                 continue
-            if (s.hands[o] & trumps) and (not ((team >> o) & 1) or (s.hands[o] & r.discard_forced & trumps)):
+            if (s.hands[o] & trumps) and ((not drawn and not ((team >> o) & 1))
+                                          or (s.hands[o] & r.discard_forced & trumps)):
                 len_o = ks_popcount(s.hands[o] & suit_bits(su))
                 if len_o < k:
                     k = len_o
@@ -263,6 +267,17 @@ cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
     return m
 
 
+cdef inline bint draws_trumps(Solver* s, int team, int rounds) noexcept nogil:
+    # Do `rounds` rounds of trumps leave the seats outside the team without a
+    # trump (each follows every round while it holds one)?  Rests on lengths.
+    cdef int o
+    cdef u64 tr = suit_bits(s.r.trump)
+    for o in range(s.r.n):
+        if not ((team >> o) & 1) and ks_popcount(s.hands[o] & tr) > rounds:
+            return False
+    return True
+
+
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -292,6 +307,21 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         q += k[su]
     if q >= need and no_forced_ruff(s, team, L, need):
         return cash_suits(k, m, -1, need, rel)
+    if q < need and r.trump >= 0 and k[r.trump] > 0 and draws_trumps(s, team, k[r.trump]):
+        # L cashes its trump rounds first: every opponent follows each of them,
+        # so none holds a trump afterwards, and L's side suits count in full
+        # (an opponent that ran out discarded: shorter holdings only help)
+        ql = k[r.trump]
+        for su in range(4):
+            if su != r.trump:
+                mp[su] = 0
+                kp[su] = cashable(s, L, team, su, &mp[su], &low[su], &omx[su], True)
+                ql += kp[su]
+            else:
+                mp[su] = m[su]
+                kp[su] = k[su]
+        if ql >= need and no_forced_ruff(s, team, L, need):
+            return cash_suits(kp, mp, r.trump, need, rel)
     qbest = q
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):

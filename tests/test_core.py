@@ -606,6 +606,24 @@ def test_later_tricks_not_for_a_team_of_three():
     assert v == 3
 
 
+def test_quick_tricks_draw_trumps_first():
+    """Spades trumps, N on lead with SA HA HK; E holds the last other trump
+    (S2) and a single heart.  Cashed at once, the hearts would count one round
+    (E ruffs the second); after SA has drawn E's trump they count two: N-S
+    take all three, which quick tricks now see before any search."""
+    rules = Rules(4, trump=S, trick_points=[1] * 13)
+    hands = [mask(card(S, 14), card(H, 14), card(H, 13)),
+             mask(card(S, 2), card(H, 12), card(D, 2)),
+             mask(card(D, 3), card(D, 4), card(D, 5)),
+             mask(card(C, 14), card(C, 13), card(C, 12))]
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
+    assert v == 3
+    s = Search(12)
+    s.configure(*rules.args())
+    assert s.reaches(hands, 0, [], 10, 0b0101, 3)
+    assert s.nodes == 0
+
+
 def test_second_trump_behind_the_top_trump_wins_a_trick():
     """Spades trumps, N on lead with SA, E (next) holding SK and S2: E keeps
     the king while the ace is in play and wins a trick with it (a heart or
