@@ -36,6 +36,8 @@ cdef enum:
     GUESS_STEP = 4         # the driver's first step away from a given guess
     FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
                            # (half a one-point trick: ahead of other losing cards only)
+    SEQUENCE_LEAD_BONUS = 4  # order_moves: a lead from touching cards, in move_score's
+                             # value units (a sixteenth of a one-point trick)
 
 
 cdef struct Rules:

@@ -276,6 +276,13 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
             score[i] = <int64_t>1 << 60
         else:
             score[i] = move_score(s, seat, reps[i], &x)
+            if s.np == 0 and s.r.sign > 0 and (groups[i] & (groups[i] - 1)):
+                # in contracts of wanted tricks, a lead from touching cards
+                # (a class of two or more) goes before an equal single card,
+                # as DDS weighs sequences (13-card bridge trick nodes -4% and
+                # -9% on two sets, +2% on the 40 benchmark deals; 8-card -3%
+                # to -7%; King -1%)
+                score[i] += SEQUENCE_LEAD_BONUS * 32
     for i in range(1, nm):
         ts = score[i]
         tr = reps[i]
