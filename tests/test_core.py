@@ -309,6 +309,15 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
         assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
 
 
+def settled_before_search(rules, hands, leader, trick_index, side, target, reached):
+    """A zero-window test of the position (at a trick's start) answers
+    `reached` without a single node: a bound settled it."""
+    s = Search(12)
+    s.configure(*rules.args())
+    assert s.reaches(hands, leader, [], trick_index, side, target) is reached
+    assert s.nodes == 0
+
+
 def test_lone_seat_on_lead_cannot_always_duck_with_its_weakest_card():
     """Seat 0 alone, every trick costs, ace low: its hearts A 6 3 lie below
     seat 1's 7 4 2 rank for rank, so following it could always duck; but it is on
@@ -402,10 +411,7 @@ def test_quick_tricks_see_a_singleton_honour_fall():
              mask(card(S, 11), card(S, 3), card(H, 12))]
     v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
     assert v == 2
-    s = Search(12)
-    s.configure(*rules.args())
-    assert s.reaches(hands, 0, [], 10, 0b0101, 2)
-    assert s.nodes == 0
+    settled_before_search(rules, hands, 0, 10, 0b0101, 2, True)
 
 
 def test_trick_nodes_count_the_positions_at_a_trick_start():
@@ -582,12 +588,9 @@ def test_later_tricks_the_team_on_lead_cannot_take_every_trick():
              mask(card(C, 13), card(C, 12), card(S, 3))]
     v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
     assert v < 3
-    s = Search(12)
-    s.configure(*rules.args())
-    assert not s.reaches(hands, 0, [], 10, 0b0101, 3)
-    assert s.nodes == 0
+    settled_before_search(rules, hands, 0, 10, 0b0101, 3, False)
     # the same for the other side: E-W, not on lead, take at least one trick
-    assert s.reaches(hands, 0, [], 10, 0b1010, 1)
+    settled_before_search(rules, hands, 0, 10, 0b1010, 1, True)
 
 
 def test_later_tricks_not_for_a_team_of_three():
@@ -606,40 +609,31 @@ def test_later_tricks_not_for_a_team_of_three():
     assert v == 3
 
 
-def test_quick_tricks_draw_trumps_first():
-    """Spades trumps, N on lead with SA HA HK; E holds the last other trump
-    (S2) and a single heart.  Cashed at once, the hearts would count one round
-    (E ruffs the second); after SA has drawn E's trump they count two: N-S
-    take all three, which quick tricks now see before any search."""
-    rules = Rules(4, trump=S, trick_points=[1] * 13)
-    hands = [mask(card(S, 14), card(H, 14), card(H, 13)),
-             mask(card(S, 2), card(H, 12), card(D, 2)),
-             mask(card(D, 3), card(D, 4), card(D, 5)),
-             mask(card(C, 14), card(C, 13), card(C, 12))]
-    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
-    assert v == 3
-    s = Search(12)
-    s.configure(*rules.args())
-    assert s.reaches(hands, 0, [], 10, 0b0101, 3)
-    assert s.nodes == 0
+# Three-card endings (spades trumps, N on lead, N-S the side) that a bound
+# settles before any search: (what the bound sees, hands N E S W, the
+# oracle's value, the target tested, whether it is reached).
+SETTLED_TRUMP_ENDINGS = [
+    # Cashed at once, N's hearts would count one round (E ruffs the second);
+    # after SA has drawn E's last trump they count two: N-S take all three.
+    ("quick tricks draw trumps first",
+     [[(S, 14), (H, 14), (H, 13)], [(S, 2), (H, 12), (D, 2)],
+      [(D, 3), (D, 4), (D, 5)], [(C, 14), (C, 13), (C, 12)]], 3, 3, True),
+    # E (next after N's SA) keeps SK while the ace is in play and wins a
+    # trick with it (it ruffs a heart or diamond lead): N-S cannot take all.
+    ("second trump behind the top trump wins a trick",
+     [[(S, 14), (H, 14), (D, 14)], [(S, 13), (S, 2), (C, 2)],
+      [(S, 3), (H, 2), (D, 2)], [(C, 14), (C, 13), (C, 12)]], 2, 3, False),
+]
 
 
-def test_second_trump_behind_the_top_trump_wins_a_trick():
-    """Spades trumps, N on lead with SA, E (next) holding SK and S2: E keeps
-    the king while the ace is in play and wins a trick with it (a heart or
-    diamond lead it ruffs).  So N-S cannot take all three tricks, settled
-    before any search; the value is the oracle's."""
+@pytest.mark.parametrize("what, holdings, value, target, reached", SETTLED_TRUMP_ENDINGS,
+                         ids=[case[0] for case in SETTLED_TRUMP_ENDINGS])
+def test_trump_endings_settled_before_any_search(what, holdings, value, target, reached):
     rules = Rules(4, trump=S, trick_points=[1] * 13)
-    hands = [mask(card(S, 14), card(H, 14), card(D, 14)),
-             mask(card(S, 13), card(S, 2), card(C, 2)),
-             mask(card(S, 3), card(H, 2), card(D, 2)),
-             mask(card(C, 14), card(C, 13), card(C, 12))]
+    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
     v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
-    assert v == 2
-    s = Search(12)
-    s.configure(*rules.args())
-    assert not s.reaches(hands, 0, [], 10, 0b0101, 3)
-    assert s.nodes == 0
+    assert v == value
+    settled_before_search(rules, hands, 0, 10, 0b0101, target, reached)
 
 
 def test_second_trump_behind_the_top_trump_but_on_lead():
