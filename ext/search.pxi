@@ -152,7 +152,7 @@ cdef bint second_trump_behind(Solver* s, int* k_side, int* k_opp, u64* marks) no
     # one small trump, T1 playing last captures T2: a test shows it.)  No
     # trump may be lead-restricted or discard-forced.  marks = T1 and T2.
     cdef Rules* r = &s.r
-    cdef u64 tr, x
+    cdef u64 x
     cdef int o, t1, t2, h1 = -1, h2 = -1
     k_side[0] = 0
     k_opp[0] = 0
@@ -231,9 +231,8 @@ cdef bint later_tricks(Solver* s, int beta, int total_ub, int mt, int nt, int* v
         if (team >> h) & 1:
             m = 0
             for o in range(n):
-                if (team >> o) & 1:
-                    if ks_popcount(s.hands[o] & suit_bits(su)) > m:
-                        m = ks_popcount(s.hands[o] & suit_bits(su))
+                if (team >> o) & 1 and ks_popcount(s.hands[o] & x) > m:
+                    m = ks_popcount(s.hands[o] & x)
             phi += m
             if phi >= nt:
                 return False
