@@ -278,6 +278,62 @@ cdef inline bint draws_trumps(Solver* s, int team, int rounds) noexcept nogil:
     return True
 
 
+cdef int crossing_tricks(Solver* s, int L, int team, int su, int* X, u64* mark) noexcept nogil:
+    # Tricks L's team surely wins in a row in suit su when the two strongest
+    # cards of su are split between L and one teammate P, both hold at least
+    # two cards of su, one of them exactly two, and no opponent holds more
+    # than two (DDS's "second best at partner"): max(|L|, |P|) tricks, the
+    # long hand X (L when the lengths are equal) on lead after them.
+    # Short hand Y = L: it leads its top card (X plays low), then its other
+    # card to X's top.  X = L: it leads low to Y's top, Y leads its other card
+    # back to X's top.  Either way the two top cards win rounds 1 and 2 (the
+    # other top card, if stronger, is its teammate's and not played), the
+    # opponents are void after them, and X cashes the rest of su.  Requires:
+    # no other teammate holds su (it could win a round and take the lead); in
+    # a side suit of a trump game no opponent holds a trump (a void one would
+    # ruff); no lead-restricted card with L or P, no discard-forced card with
+    # the team (a void teammate must not be made to win a trick; the forced
+    # ruffs are checked by the caller with no_forced_ruff).  Rests on the top
+    # two cards' owners (mark) and lengths.  Returns 0 when it does not apply.
+    cdef Rules* r = &s.r
+    cdef u64 sb = suit_bits(su), x, tr
+    cdef int o, t1, t2, h1 = -1, h2 = -1, P, a, b
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & sb
+    if ks_popcount(x) < 4 or not (s.hands[L] & sb):
+        return 0
+    t1 = strongest(r, x)
+    t2 = strongest(r, x & ~((<u64>1) << t1))
+    for o in range(r.n):
+        if (s.hands[o] >> t1) & 1:
+            h1 = o
+        if (s.hands[o] >> t2) & 1:
+            h2 = o
+    if h1 == h2 or (h1 != L and h2 != L):
+        return 0
+    P = h2 if h1 == L else h1
+    if not ((team >> P) & 1) or (s.hands[P] & r.lead_restricted):
+        return 0
+    a = ks_popcount(s.hands[L] & sb)
+    b = ks_popcount(s.hands[P] & sb)
+    if a < 2 or b < 2 or (a > 2 and b > 2):
+        return 0
+    tr = suit_bits(r.trump) if r.trump >= 0 and su != r.trump else 0
+    for o in range(r.n):
+        if o == L or o == P:
+            continue
+        if (team >> o) & 1:
+            if s.hands[o] & sb:
+                return 0
+        elif ks_popcount(s.hands[o] & sb) > 2 or (s.hands[o] & tr):
+            return 0
+    for o in range(r.n):
+        if (team >> o) & 1 and (s.hands[o] & r.discard_forced):
+            return 0
+    X[0] = P if b > a else L
+    mark[0] = ((<u64>1) << t1) | ((<u64>1) << t2)
+    return a if a >= b else b
+
+
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -287,7 +343,7 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # just enough suits to make `need` are added to rel and `need` or more is
     # returned; otherwise the count (below `need`) and nothing is added.
     cdef Rules* r = &s.r
-    cdef int n = r.n, L = s.leader, su, o, q = 0, qp, e, spare, ql, qbest
+    cdef int n = r.n, L = s.leader, su, o, q = 0, qp, e, spare, ql, qbest, x_su
     cdef int team = s.side if (s.side >> L) & 1 else ((1 << n) - 1) & ~s.side
     cdef int k[4]
     cdef int kp[4]
@@ -323,6 +379,29 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
         if ql >= need and no_forced_ruff(s, team, L, need):
             return cash_suits(kp, mp, r.trump, need, rel)
     qbest = q
+    for su in range(4):
+        # a suit whose two top cards L and a teammate split (crossing_tricks)
+        # first, then the long hand's own top cards in the other suits (the
+        # other team hand only discards meanwhile, which never lowers them)
+        e = crossing_tricks(s, L, team, su, &o, &mp[su])
+        if e == 0:
+            continue
+        ql = e
+        for x_su in range(4):
+            if x_su == su:
+                continue
+            if o == L:
+                kp[x_su] = k[x_su]
+                mp[x_su] = m[x_su]
+            else:
+                mp[x_su] = 0
+                kp[x_su] = cashable(s, o, team, x_su, &mp[x_su], &low[x_su], &omx[x_su])
+            ql += kp[x_su]
+        if ql >= need and no_forced_ruff(s, team, o, need):
+            kp[su] = e
+            return cash_suits(kp, mp, su, need, rel)
+        if ql > qbest and ql < need:
+            qbest = ql
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):
             continue

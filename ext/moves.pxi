@@ -118,10 +118,17 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
         w_card = c
     for k in range(np + 1, n):
         p = seat_plus(s.leader, k, n)
-        if ((side >> p) & 1) == ((side >> w_seat) & 1):
-            continue
         hand = s.hands[p]
         follow = hand & suit_bits(lead)
+        if ((side >> p) & 1) == ((side >> w_seat) & 1):
+            # the winner's teammate plays low; its weakest card may still be
+            # stronger than the winning card (a singleton king under the ace)
+            if follow and (w_card >> 4) == lead:
+                cand = weakest(r, follow)
+                if (r.stronger[w_card] >> cand) & 1:
+                    w_card = cand
+                    w_seat = p
+            continue
         if follow:
             if (w_card >> 4) == lead:
                 beat = follow & r.stronger[w_card]

@@ -636,6 +636,33 @@ def test_trump_endings_settled_before_any_search(what, holdings, value, target, 
     settled_before_search(rules, hands, 0, 10, 0b0101, target, reached)
 
 
+CROSSING_ENDINGS = [
+    # N: SK S4, S: SA S8 S7 S6; E and W two spades each.  N cashes SK, then
+    # leads S4 to the ace, and S's S8 S7 are good: N-S take all four.
+    ("short hand on lead",
+     [[(S, 13), (S, 4), (D, 2), (D, 3)], [(S, 12), (S, 11), (H, 14), (H, 13)],
+      [(S, 14), (S, 8), (S, 7), (S, 6)], [(S, 10), (S, 9), (H, 12), (H, 11)]]),
+    # The same with N and S swapped: N leads S6 to the king, S returns S4 to
+    # the ace, and N's S8 S7 are good.
+    ("long hand on lead",
+     [[(S, 14), (S, 8), (S, 7), (S, 6)], [(S, 12), (S, 11), (H, 14), (H, 13)],
+      [(S, 13), (S, 4), (D, 2), (D, 3)], [(S, 10), (S, 9), (H, 12), (H, 11)]]),
+]
+
+
+@pytest.mark.parametrize("what, holdings", CROSSING_ENDINGS,
+                         ids=[case[0] for case in CROSSING_ENDINGS])
+def test_top_cards_split_between_partners_settled_before_any_search(what, holdings):
+    """The two top spades split between N and S, the short hand holding two
+    cards, the opponents at most two: crossing twice, N-S take max(lengths)
+    tricks in a row (quick tricks, DDS's "second best at partner")."""
+    rules = Rules(4, trick_points=[1] * 13)
+    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
+    v, _ = agrees_with_oracle(rules, hands, 0, 9, 0b0101)
+    assert v == 4
+    settled_before_search(rules, hands, 0, 9, 0b0101, 4, True)
+
+
 def test_second_trump_behind_the_top_trump_but_on_lead():
     """The same seats, but the holder of the second trump (N: SK S2, nothing
     else) is on lead, with the top trump (W: SA S3) playing last: whatever N
