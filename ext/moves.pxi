@@ -106,8 +106,8 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
     # of the led suit, or its lowest trump that beats when void), the others play low.
     # (w_seat, w_card): the trick's winner so far, lead: its suit (any, when c leads).
     cdef Rules* r = &s.r
-    cdef int n = r.n, np = s.np, k, p, cand
-    cdef u64 hand, follow, tr, beat
+    cdef int n = r.n, np = s.np, k, p, cand, q, o
+    cdef u64 hand, follow, tr, beat, threat
     cdef int side = s.side
     if np == 0:
         w_seat = seat
@@ -121,9 +121,23 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
         hand = s.hands[p]
         follow = hand & suit_bits(lead)
         if ((side >> p) & 1) == ((side >> w_seat) & 1):
-            # the winner's teammate plays low; its weakest card may still be
-            # stronger than the winning card (a singleton king under the ace)
+            # the winner's teammate plays low, or, when a later opponent
+            # could beat the winning card, its strongest card if no later
+            # opponent holds a stronger card of the suit; its weakest card
+            # may still be stronger than the winning card (a singleton king
+            # under the ace)
             if follow and (w_card >> 4) == lead:
+                threat = 0
+                for q in range(k + 1, n):
+                    o = seat_plus(s.leader, q, n)
+                    if ((side >> o) & 1) != ((side >> p) & 1):
+                        threat |= s.hands[o] & suit_bits(lead)
+                cand = strongest(r, follow)
+                if (threat & r.stronger[w_card]) and (r.stronger[w_card] >> cand) & 1 and not (
+                        threat & r.stronger[cand]):
+                    w_card = cand
+                    w_seat = p
+                    continue
                 cand = weakest(r, follow)
                 if (r.stronger[w_card] >> cand) & 1:
                     w_card = cand
