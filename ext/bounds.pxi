@@ -334,6 +334,66 @@ cdef int crossing_tricks(Solver* s, int L, int team, int su, int* X, u64* mark) 
     return a if a >= b else b
 
 
+cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nogil:
+    # In a trump game: L leads a side suit su in which a teammate P is void
+    # and holds a trump, while every opponent holds su or no trump: P ruffs,
+    # nobody overruffs (whoever plays after P follows suit or holds no trump;
+    # another teammate overruffing keeps the trick in the team), and the team
+    # wins the trick (DDS's "partner ruffs" quick trick); P then cashes its own
+    # top cards of the other side suits (cashable: the opponents followed su or
+    # discarded, which never lowers them; no other void teammate may hold a
+    # trump: it could overruff P and lead).  P must not be made to play another
+    # card than a trump (discard-forced cards of other suits).  The ruff rests
+    # on lengths alone.  Returns the tricks (below `need` with nothing added
+    # to rel), or `need` with the marks of the side suits it used.
+    cdef Rules* r = &s.r
+    cdef u64 tr = suit_bits(r.trump), sb
+    cdef int su, P, o, su2, best = 0, q
+    cdef bint ok
+    cdef int k[4]
+    cdef u64 m[4]
+    cdef u64 low
+    cdef int omx
+    for su in range(4):
+        if su == r.trump:
+            continue
+        sb = suit_bits(su)
+        if (s.hands[L] & sb) == 0:
+            continue
+        ok = True
+        for o in range(r.n):
+            if not ((team >> o) & 1) and (s.hands[o] & sb) == 0 and (s.hands[o] & tr):
+                ok = False
+                break
+        if not ok:
+            continue
+        for P in range(r.n):
+            if P == L or not ((team >> P) & 1) or (s.hands[P] & sb) or not (s.hands[P] & tr):
+                continue
+            if s.hands[P] & r.discard_forced & ~tr:
+                continue
+            q = 1
+            ok = need > 1 and not (s.hands[P] & r.lead_restricted) and no_forced_ruff(s, team, P, need)
+            for o in range(r.n):
+                if o != L and o != P and (team >> o) & 1 and (s.hands[o] & sb) == 0 and (s.hands[o] & tr):
+                    ok = False       # it might overruff P and take the lead
+            if ok:
+                for su2 in range(4):
+                    m[su2] = 0
+                    k[su2] = 0
+                    if su2 != su and su2 != r.trump:
+                        k[su2] = cashable(s, P, team, su2, &m[su2], &low, &omx)
+                        q += k[su2]
+                if q >= need:
+                    cash_suits(k, m, -1, need - 1, rel)
+                    return need
+            if q >= need:
+                return need
+            if q > best:
+                best = q
+    return best
+
+
 cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     # Tricks the leader's team can surely take next (DDS "quick tricks", simplified):
     # the leader cashes its top cards suit after suit; or it leads a suit in which a
@@ -401,6 +461,12 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
             kp[su] = e
             return cash_suits(kp, mp, su, need, rel)
         if ql > qbest and ql < need:
+            qbest = ql
+    if r.trump >= 0:
+        ql = ruff_entry(s, L, team, need, rel)
+        if ql >= need:
+            return need
+        if ql > qbest:
             qbest = ql
     for o in range(n):
         if o == L or not ((team >> o) & 1) or (s.hands[o] & r.lead_restricted):

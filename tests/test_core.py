@@ -623,6 +623,11 @@ SETTLED_TRUMP_ENDINGS = [
     ("second trump behind the top trump wins a trick",
      [[(S, 14), (H, 14), (D, 14)], [(S, 13), (S, 2), (C, 2)],
       [(S, 3), (H, 2), (D, 2)], [(C, 14), (C, 13), (C, 12)]], 2, 3, False),
+    # N leads D6: E follows, S (void in diamonds) ruffs with S2, and W, void
+    # too, holds no trump to overruff: N-S surely win a trick.
+    ("partner ruffs a side-suit lead",
+     [[(D, 6), (H, 6), (S, 7)], [(C, 4), (D, 8), (S, 14)],
+      [(C, 11), (H, 4), (S, 2)], [(C, 5), (C, 14), (H, 5)]], 2, 1, True),
 ]
 
 
