@@ -626,6 +626,40 @@ cdef inline void trump_lengths(Solver* s, int* l_side, int* l_opp) noexcept nogi
         l_opp[0] = mo
 
 
+cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
+    # With every live trump in the leader's team (trump_lengths) and the
+    # leader L holding the team's longest trump holding: when L holds a side
+    # suit in which a teammate P is void but holds a trump, L leads it and P
+    # ruffs, a trick holding no trump of L, so the team wins one more trick
+    # than L's trump length (L's trumps go to other tricks, each won by a
+    # trump).  P must not be made to play another card (a discard-forced card
+    # of another suit), nor L be kept from leading the suit.  Lengths only.
+    cdef Rules* r = &s.r
+    cdef int L = s.leader, o, su, a
+    cdef u64 tr = suit_bits(r.trump), sb
+    cdef int team = s.side if (s.side >> L) & 1 else ((1 << r.n) - 1) & ~s.side
+    a = ks_popcount(s.hands[L] & tr)
+    if a == 0 or (s.hands[L] & r.lead_restricted):
+        return False
+    for o in range(r.n):
+        if (team >> o) & 1:
+            if ks_popcount(s.hands[o] & tr) > a:
+                return False
+        elif s.hands[o] & tr:
+            return False
+    for su in range(4):
+        if su == r.trump:
+            continue
+        sb = suit_bits(su)
+        if (s.hands[L] & sb) == 0:
+            continue
+        for o in range(r.n):
+            if (o != L and (team >> o) & 1 and (s.hands[o] & sb) == 0 and (s.hands[o] & tr)
+                    and (s.hands[o] & r.discard_forced & ~tr) == 0):
+                return True
+    return False
+
+
 cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:
     # With xs and os a seat's and the others' cards of a suit, a_i and b_i
     # their i-th weakest: is a_(i+shift) weaker than b_i for every i up to the

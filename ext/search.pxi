@@ -334,6 +334,14 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = 0
                     return v
+                if (k_side or k_opp) and ruff_beside_length(s):
+                    if (s.side >> s.leader) & 1:
+                        k_side += 1
+                    else:
+                        k_opp += 1
+                    if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
+                        rel[0] = 0
+                        return v
                 trump_winners(s, &k_side, &k_opp, tops)
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]

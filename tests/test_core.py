@@ -628,6 +628,11 @@ SETTLED_TRUMP_ENDINGS = [
     ("partner ruffs a side-suit lead",
      [[(D, 6), (H, 6), (S, 7)], [(C, 4), (D, 8), (S, 14)],
       [(C, 11), (H, 4), (S, 2)], [(C, 5), (C, 14), (H, 5)]], 2, 1, True),
+    # N-S hold every trump: N's two make two tricks, and S, void in hearts,
+    # ruffs N's H2 in a third trick that holds no trump of N's.
+    ("a ruff beside the longest trump holding",
+     [[(S, 14), (S, 13), (H, 2)], [(H, 14), (H, 13), (H, 12)],
+      [(S, 3), (D, 2), (D, 3)], [(C, 14), (C, 13), (C, 12)]], 3, 3, True),
 ]
 
 
