@@ -660,6 +660,37 @@ cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     return False
 
 
+cdef bint leader_takes_all(Solver* s, u64* rel) noexcept nogil:
+    # At a trick's start: does every card of the leader L beat every card of
+    # its suit held by the other seats, with no trump elsewhere?  Then L wins
+    # every trick left, whatever anybody plays: the card it leads is the
+    # strongest of its suit and nobody can ruff, and it leads again with the
+    # same holding minus one card.  (Any contract: the points all go to L.)
+    # rel: L's weakest card of each suit it holds, whose owners from there up
+    # (L's, by the condition) and the lengths give the condition throughout
+    # the partition.
+    cdef Rules* r = &s.r
+    cdef int L = s.leader, o, su, w
+    cdef u64 others = 0, sb, mine, m = 0
+    for o in range(r.n):
+        if o != L:
+            others |= s.hands[o]
+    if r.trump >= 0 and (others & suit_bits(r.trump)):
+        return False
+    for su in range(4):
+        sb = suit_bits(su)
+        mine = s.hands[L] & sb
+        if mine == 0:
+            continue
+        w = weakest(r, mine)
+        if others & sb & r.stronger[w]:
+            return False
+        if others & sb:
+            m |= (<u64>1) << w
+    rel[0] = m
+    return True
+
+
 cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:
     # With xs and os a seat's and the others' cards of a suit, a_i and b_i
     # their i-th weakest: is a_(i+shift) weaker than b_i for every i up to the

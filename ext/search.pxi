@@ -282,6 +282,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int np = s.np
     cdef int seat = seat_to_move(s)
     cdef bint maximize = (s.side >> seat) & 1
+    cdef bint trick_game
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
@@ -302,6 +303,12 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return lb
         if ub < beta:
             return ub
+        trick_game = r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
+            (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0
+        if not trick_game and leader_takes_all(s, rel):
+            # every point left goes to the leader's tricks (in a trick game
+            # the quick tricks find this and more)
+            return lb + ub if (s.side >> s.leader) & 1 else 0
         if s.single >= 0 and sure_ducker(s, s.single, beta > 0, rel):
             # the side is one seat that can keep from winning another trick
             # (its points are >= 0 >= beta), or, when beta > 0, that cannot win
@@ -315,8 +322,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 # the lone seat can duck every trick: its points are >= 0 >= beta
                 rel[0] = drel
                 return 0
-        if r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
-                (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0:
+        if trick_game:
             # A trick game from here on (no card points, no negative trick points).
             # The leader's team surely wins the next q tricks (cashing top cards);
             # the holder of the top trumps surely wins one trick with each.  Each

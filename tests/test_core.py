@@ -673,6 +673,25 @@ def test_top_cards_split_between_partners_settled_before_any_search(what, holdin
     settled_before_search(rules, hands, 0, 9, 0b0101, 4, True)
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_leader_holding_only_top_cards_takes_every_trick(n):
+    """No tricks with the hearts costing too (an erajlash-like contract):
+    seat 0 leads and holds SA SK HA, the strongest cards of their suits, so it
+    wins all three tricks, whatever it leads, and takes every heart: the value
+    is known before any search (the quick tricks do not apply: cards score)."""
+    cp = [0] * 64
+    for r in range(2, 15):
+        cp[card(H, r)] = -1
+    rules = Rules(n, card_points=cp, trick_points=[-2] * 13)
+    holdings = [[(S, 14), (S, 13), (H, 14)], [(S, 2), (H, 3), (D, 2)],
+                [(H, 2), (D, 3), (C, 2)], [(S, 3), (C, 3), (C, 4)]][:n]
+    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 1)
+    assert v == -6 - sum(1 for h in holdings for su, _ in h if su == H)
+    settled_before_search(rules, hands, 0, 10, 1, v + 1, False)
+    settled_before_search(rules, hands, 0, 10, 1, v, True)
+
+
 def test_second_trump_behind_the_top_trump_but_on_lead():
     """The same seats, but the holder of the second trump (N: SK S2, nothing
     else) is on lead, with the top trump (W: SA S3) playing last: whatever N
