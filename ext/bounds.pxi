@@ -660,35 +660,50 @@ cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     return False
 
 
-cdef bint leader_takes_all(Solver* s, u64* rel) noexcept nogil:
-    # At a trick's start: does every card of the leader L beat every card of
-    # its suit held by the other seats, with no trump elsewhere?  Then L wins
-    # every trick left, whatever anybody plays: the card it leads is the
-    # strongest of its suit and nobody can ruff, and it leads again with the
-    # same holding minus one card.  (Any contract: the points all go to L.)
-    # rel: L's weakest card of each suit it holds, whose owners from there up
-    # (L's, by the condition) and the lengths give the condition throughout
-    # the partition.
+cdef int seat_takes_all(Solver* s, u64* rel) noexcept nogil:
+    # At a trick's start: a seat X every card of which beats every card of its
+    # suit held by the other seats, with no trump elsewhere, wins every trick
+    # left whatever anybody plays, when it leads (the card it leads is the
+    # strongest of its suit, nobody can ruff, and it leads again with the same
+    # holding minus one card) or when it holds every suit the leader holds
+    # (it must follow the lead with one of its cards, wins, and leads).  Any
+    # contract: every point left goes to X.  Returns X, or -1.  rel: X's
+    # weakest card of each suit it holds that others hold too (the owners from
+    # there up are X's, by the condition; with the lengths that gives the
+    # condition throughout the partition).
     cdef Rules* r = &s.r
-    cdef int L = s.leader, o, su, w
-    cdef u64 others = 0, sb, mine, m = 0
-    for o in range(r.n):
-        if o != L:
-            others |= s.hands[o]
-    if r.trump >= 0 and (others & suit_bits(r.trump)):
-        return False
-    for su in range(4):
-        sb = suit_bits(su)
-        mine = s.hands[L] & sb
-        if mine == 0:
+    cdef int L = s.leader, X, o, su, w
+    cdef u64 others, sb, mine, m
+    cdef bint ok
+    for X in range(r.n):
+        if s.hands[X] == 0:
             continue
-        w = weakest(r, mine)
-        if others & sb & r.stronger[w]:
-            return False
-        if others & sb:
-            m |= (<u64>1) << w
-    rel[0] = m
-    return True
+        others = 0
+        for o in range(r.n):
+            if o != X:
+                others |= s.hands[o]
+        if r.trump >= 0 and (others & suit_bits(r.trump)):
+            continue
+        ok = True
+        m = 0
+        for su in range(4):
+            sb = suit_bits(su)
+            mine = s.hands[X] & sb
+            if mine == 0:
+                if X != L and (s.hands[L] & sb):
+                    ok = False           # the leader could lead a suit X is void in
+                    break
+                continue
+            w = weakest(r, mine)
+            if others & sb & r.stronger[w]:
+                ok = False
+                break
+            if others & sb:
+                m |= (<u64>1) << w
+        if ok:
+            rel[0] = m
+            return X
+    return -1
 
 
 cdef inline bint ducks_suit(Rules* r, u64 xs, u64 os, int shift) noexcept nogil:

@@ -305,10 +305,12 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return ub
         trick_game = r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
             (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0
-        if not trick_game and leader_takes_all(s, rel):
-            # every point left goes to the leader's tricks (in a trick game
-            # the quick tricks find this and more)
-            return lb + ub if (s.side >> s.leader) & 1 else 0
+        if not trick_game:
+            # one seat surely wins every trick left: its team gets every point
+            # left (in a trick game the quick tricks find this and more)
+            i = seat_takes_all(s, rel)
+            if i >= 0:
+                return lb + ub if (s.side >> i) & 1 else 0
         if s.single >= 0 and sure_ducker(s, s.single, beta > 0, rel):
             # the side is one seat that can keep from winning another trick
             # (its points are >= 0 >= beta), or, when beta > 0, that cannot win

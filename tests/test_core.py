@@ -674,22 +674,28 @@ def test_top_cards_split_between_partners_settled_before_any_search(what, holdin
 
 
 @pytest.mark.parametrize("n", [3, 4])
-def test_leader_holding_only_top_cards_takes_every_trick(n):
-    """No tricks with the hearts costing too (an erajlash-like contract):
-    seat 0 leads and holds SA SK HA, the strongest cards of their suits, so it
-    wins all three tricks, whatever it leads, and takes every heart: the value
-    is known before any search (the quick tricks do not apply: cards score)."""
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_seat_holding_only_top_cards_takes_every_trick(n, seat):
+    """No tricks with the hearts costing too (an erajlash-like contract): the
+    seat holding SA SK HA, the strongest cards of their suits, wins all three
+    tricks: on lead (seat 0), whatever it leads; or (seat 1) when the leader
+    holds only spades and hearts, which it must follow and win, and then it
+    leads.  It takes every heart, and the value is known before any search (the
+    quick tricks do not apply: cards score)."""
     cp = [0] * 64
     for r in range(2, 15):
         cp[card(H, r)] = -1
     rules = Rules(n, card_points=cp, trick_points=[-2] * 13)
-    holdings = [[(S, 14), (S, 13), (H, 14)], [(S, 2), (H, 3), (D, 2)],
-                [(H, 2), (D, 3), (C, 2)], [(S, 3), (C, 3), (C, 4)]][:n]
+    tops = [(S, 14), (S, 13), (H, 14)]
+    leader = [(S, 2), (H, 3), (H, 4)]
+    rest = [[(H, 2), (D, 3), (C, 2)], [(S, 3), (C, 3), (C, 4)]]
+    holdings = ([tops, leader] if seat == 0 else [leader, tops]) + rest
+    holdings = holdings[:n]
     hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
-    v, _ = agrees_with_oracle(rules, hands, 0, 10, 1)
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 1 << seat)
     assert v == -6 - sum(1 for h in holdings for su, _ in h if su == H)
-    settled_before_search(rules, hands, 0, 10, 1, v + 1, False)
-    settled_before_search(rules, hands, 0, 10, 1, v, True)
+    settled_before_search(rules, hands, 0, 10, 1 << seat, v + 1, False)
+    settled_before_search(rules, hands, 0, 10, 1 << seat, v, True)
 
 
 def test_second_trump_behind_the_top_trump_but_on_lead():
