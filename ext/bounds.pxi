@@ -660,7 +660,7 @@ cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     return False
 
 
-cdef int seat_takes_all(Solver* s, u64* rel) noexcept nogil:
+cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
     # At a trick's start: a seat X every card of which beats every card of its
     # suit held by the other seats, with no trump elsewhere, wins every trick
     # left whatever anybody plays, when it leads (the card it leads is the
@@ -671,10 +671,14 @@ cdef int seat_takes_all(Solver* s, u64* rel) noexcept nogil:
     # weakest card of each suit it holds that others hold too (the owners from
     # there up are X's, by the condition; with the lengths that gives the
     # condition throughout the partition).
+    # fed: such a seat X, not on lead, that misses a suit the leader holds
+    # but holds another one (the leader may choose to lead it; then X wins
+    # every trick left), or -1; fed_rel its marks.
     cdef Rules* r = &s.r
     cdef int L = s.leader, X, o, su, w
     cdef u64 others, sb, mine, m
-    cdef bint ok
+    cdef bint ok, covers, shares
+    fed[0] = -1
     for X in range(r.n):
         if s.hands[X] == 0:
             continue
@@ -685,24 +689,33 @@ cdef int seat_takes_all(Solver* s, u64* rel) noexcept nogil:
         if r.trump >= 0 and (others & suit_bits(r.trump)):
             continue
         ok = True
+        covers = True
+        shares = False
         m = 0
         for su in range(4):
             sb = suit_bits(su)
             mine = s.hands[X] & sb
             if mine == 0:
-                if X != L and (s.hands[L] & sb):
-                    ok = False           # the leader could lead a suit X is void in
-                    break
+                if s.hands[L] & sb:
+                    covers = False       # the leader could lead a suit X is void in
                 continue
+            if (s.hands[L] & sb & ~r.lead_restricted) or (
+                    (s.hands[L] & sb) and (s.hands[L] & ~r.lead_restricted) == 0):
+                shares = True            # the leader may lead this suit
             w = weakest(r, mine)
             if others & sb & r.stronger[w]:
                 ok = False
                 break
             if others & sb:
                 m |= (<u64>1) << w
-        if ok:
+        if not ok:
+            continue
+        if X == L or covers:
             rel[0] = m
             return X
+        if shares and fed[0] < 0:
+            fed[0] = X
+            fed_rel[0] = m
     return -1
 
 

@@ -283,6 +283,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int seat = seat_to_move(s)
     cdef bint maximize = (s.side >> seat) & 1
     cdef bint trick_game
+    cdef int fed
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
     cdef int nm, i, c, v, best, best_card = -1, first = -1
@@ -308,9 +309,16 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         if not trick_game:
             # one seat surely wins every trick left: its team gets every point
             # left (in a trick game the quick tricks find this and more)
-            i = seat_takes_all(s, rel)
+            i = seat_takes_all(s, rel, &fed, &drel)
             if i >= 0:
                 return lb + ub if (s.side >> i) & 1 else 0
+            if fed >= 0 and (lb == 0 or ub == 0):
+                # or the leader may make seat `fed` win every trick left, by leading
+                # a suit it holds; when the points left all have one sign that
+                # is the leader's team's best outcome: the value is exact
+                if (((s.side >> fed) & 1) == ((s.side >> s.leader) & 1)) == (lb == 0):
+                    rel[0] = drel
+                    return lb + ub if (s.side >> fed) & 1 else 0
         if s.single >= 0 and sure_ducker(s, s.single, beta > 0, rel):
             # the side is one seat that can keep from winning another trick
             # (its points are >= 0 >= beta), or, when beta > 0, that cannot win

@@ -698,6 +698,25 @@ def test_a_seat_holding_only_top_cards_takes_every_trick(n, seat):
     settled_before_search(rules, hands, 0, 10, 1 << seat, v, True)
 
 
+@pytest.mark.parametrize("lone_seat_is_side", [True, False])
+def test_the_leader_makes_a_seat_holding_only_top_cards_take_every_trick(lone_seat_is_side):
+    """No tricks, every trick costs 2: seat 1 holds SA SK HA and no diamond,
+    seat 0 leads holding S2 D2 D3.  Leading S2 makes seat 1 win it and then
+    every trick (its cards beat all the others'), the best the other seats can
+    do against it: seat 1 takes -6, the others (as one side) 0, known before
+    any search.  A diamond lead would let seat 1 discard, so this rests on the
+    leader's choice, which the sign of the points left makes the best one."""
+    rules = Rules(4, trick_points=[-2] * 13)
+    holdings = [[(S, 2), (D, 2), (D, 3)], [(S, 14), (S, 13), (H, 14)],
+                [(H, 2), (D, 4), (C, 2)], [(S, 3), (C, 3), (C, 4)]]
+    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
+    side = 0b0010 if lone_seat_is_side else 0b1101
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, side)
+    assert v == (-6 if lone_seat_is_side else 0)
+    settled_before_search(rules, hands, 0, 10, side, v + 1, False)
+    settled_before_search(rules, hands, 0, 10, side, v, True)
+
+
 def test_second_trump_behind_the_top_trump_but_on_lead():
     """The same seats, but the holder of the second trump (N: SK S2, nothing
     else) is on lead, with the top trump (W: SA S3) playing last: whatever N
