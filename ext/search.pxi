@@ -181,6 +181,46 @@ cdef bint second_trump_behind(Solver* s, int* k_side, int* k_opp, u64* marks) no
     return True
 
 
+cdef bint trump_pair_below(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
+    # The second and third best trumps T2, T3 in one seat H, the top trump T1
+    # in the other team: H's team wins a trick (DDS's later tricks with the
+    # third best trump).  H plays T2 and T3 to different tricks; take the
+    # first trick it plays one of them to.  T1 in it beats it, and the other
+    # one is then the top trump and wins a trick when played; T1 gone before,
+    # or not in it, the card is the strongest trump of its trick (T2 under T1
+    # alone, T3 under T1 and T2, which H still holds) and wins it.  Nothing
+    # forces more (whatever the rules make H play, it is one card a trick).
+    # marks = T1, T2, T3.
+    cdef Rules* r = &s.r
+    cdef u64 x
+    cdef int o, t1, t2, t3, h1 = -1, h2 = -1
+    k_side[0] = 0
+    k_opp[0] = 0
+    if r.trump < 0:
+        return False
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)
+    if ks_popcount(x) < 3:
+        return False
+    t1 = strongest(r, x)
+    x &= ~((<u64>1) << t1)
+    t2 = strongest(r, x)
+    x &= ~((<u64>1) << t2)
+    t3 = strongest(r, x)
+    for o in range(r.n):
+        if (s.hands[o] >> t1) & 1:
+            h1 = o
+        if (s.hands[o] >> t2) & 1:
+            h2 = o
+    if not ((s.hands[h2] >> t3) & 1) or ((s.side >> h1) & 1) == ((s.side >> h2) & 1):
+        return False
+    if (s.side >> h2) & 1:
+        k_side[0] = 1
+    else:
+        k_opp[0] = 1
+    marks[0] = ((<u64>1) << t1) | ((<u64>1) << t2) | ((<u64>1) << t3)
+    return True
+
+
 cdef bint later_tricks(Solver* s, int beta, int total_ub, int mt, int nt, int* v,
                        u64* rel) noexcept nogil:
     # DDS's "later tricks" in a trick game without trumps in play: a team of
@@ -363,6 +403,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                     rel[0] = tops[need - 1]
                     return v
                 if second_trump_behind(s, &k_side, &k_opp, &drel):
+                    if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
+                        rel[0] = drel
+                        return v
+                if trump_pair_below(s, &k_side, &k_opp, &drel):
                     if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                         rel[0] = drel
                         return v

@@ -628,6 +628,12 @@ SETTLED_TRUMP_ENDINGS = [
     ("partner ruffs a side-suit lead",
      [[(D, 6), (H, 6), (S, 7)], [(C, 4), (D, 8), (S, 14)],
       [(C, 11), (H, 4), (S, 2)], [(C, 5), (C, 14), (H, 5)]], 2, 1, True),
+    # W holds SK SQ under N's SA: it plays them to different tricks, so the
+    # ace takes at most one, and the other (or the first, if the ace is not
+    # in its trick) wins: N-S cannot take all three.
+    ("second and third trumps in one hand under the top trump",
+     [[(S, 14), (H, 14), (D, 14)], [(H, 2), (D, 2), (C, 3)],
+      [(S, 2), (H, 3), (D, 3)], [(S, 13), (S, 12), (C, 2)]], 2, 3, False),
     # N-S hold every trump: N's two make two tricks, and S, void in hearts,
     # ruffs N's H2 in a third trick that holds no trump of N's.
     ("a ruff beside the longest trump holding",
