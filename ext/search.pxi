@@ -182,18 +182,23 @@ cdef bint second_trump_behind(Solver* s, int* k_side, int* k_opp, u64* marks) no
 
 
 cdef bint trump_pair_below(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
-    # The second and third best trumps T2, T3 in one seat H, the top trump T1
-    # in the other team: H's team wins a trick (DDS's later tricks with the
-    # third best trump).  H plays T2 and T3 to different tricks; take the
-    # first trick it plays one of them to.  T1 in it beats it, and the other
-    # one is then the top trump and wins a trick when played; T1 gone before,
-    # or not in it, the card is the strongest trump of its trick (T2 under T1
-    # alone, T3 under T1 and T2, which H still holds) and wins it.  Nothing
-    # forces more (whatever the rules make H play, it is one card a trick).
-    # marks = T1, T2, T3.
+    # The second and third best trumps T2, T3 in one team X, the top trump T1
+    # in the other: X wins a trick (DDS's later tricks with the third best
+    # trump), when one seat H holds both, or the two holders hold three
+    # trumps or more between them.  The first trick X plays T2 or T3 to
+    # decides, if X plays exactly one of them there: T1 in it beats that card,
+    # and the other one is then the top trump and wins a trick when played;
+    # T1 gone before, or not in it, the card is the strongest trump of its
+    # trick (T2 under T1 alone, T3 under T1 and T2, which X still holds) and
+    # wins it.  One seat plays one card a trick.  Two seats: X plays no trump
+    # from them until one must play a trump (a trump lead, a hand of trumps
+    # only, a trump it must play when void); then one of them plays its top
+    # card of the two and the other, if it must play a trump too, a smaller
+    # one -- one of them has one, none of their three trumps being gone yet.
+    # (Rules only ever force some trump, never a given one.)  marks = T1, T2, T3.
     cdef Rules* r = &s.r
     cdef u64 x
-    cdef int o, t1, t2, t3, h1 = -1, h2 = -1
+    cdef int o, t1, t2, t3, h1 = -1, h2 = -1, h3 = -1
     k_side[0] = 0
     k_opp[0] = 0
     if r.trump < 0:
@@ -211,7 +216,11 @@ cdef bint trump_pair_below(Solver* s, int* k_side, int* k_opp, u64* marks) noexc
             h1 = o
         if (s.hands[o] >> t2) & 1:
             h2 = o
-    if not ((s.hands[h2] >> t3) & 1) or ((s.side >> h1) & 1) == ((s.side >> h2) & 1):
+        if (s.hands[o] >> t3) & 1:
+            h3 = o
+    if ((s.side >> h1) & 1) == ((s.side >> h2) & 1) or ((s.side >> h3) & 1) != ((s.side >> h2) & 1):
+        return False
+    if h3 != h2 and ks_popcount((s.hands[h2] | s.hands[h3]) & suit_bits(r.trump)) < 3:
         return False
     if (s.side >> h2) & 1:
         k_side[0] = 1

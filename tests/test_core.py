@@ -634,6 +634,13 @@ SETTLED_TRUMP_ENDINGS = [
     ("second and third trumps in one hand under the top trump",
      [[(S, 14), (H, 14), (D, 14)], [(H, 2), (D, 2), (C, 3)],
       [(S, 2), (H, 3), (D, 3)], [(S, 13), (S, 12), (C, 2)]], 2, 3, False),
+    # The same split over two hands: W holds SK S2, E holds SQ.  The first
+    # time E-W must play a trump they play one of the two honours (and S2
+    # with it if W has to follow too): the ace takes it at most, and the
+    # other honour is then the top trump.  N-S cannot take all three.
+    ("second and third trumps in two hands holding three trumps",
+     [[(S, 14), (H, 14), (D, 14)], [(S, 12), (H, 2), (D, 2)],
+      [(H, 3), (D, 3), (C, 3)], [(S, 13), (S, 2), (C, 2)]], 2, 3, False),
     # N-S hold every trump: N's two make two tricks, and S, void in hearts,
     # ruffs N's H2 in a third trick that holds no trump of N's.
     ("a ruff beside the longest trump holding",
@@ -735,6 +742,41 @@ def test_second_trump_behind_the_top_trump_but_on_lead():
              mask(card(S, 14), card(S, 3))]
     v, _ = agrees_with_oracle(rules, hands, 0, 11, 0b0101)
     assert v == 0
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), k=st.integers(2, 4),
+       must_trump=st.booleans())
+def test_endings_with_the_second_and_third_trumps_split_under_the_top_one(seed, n, k, must_trump):
+    """The endings the two-hand case of the third-best-trump bound rests on:
+    the top trump with one team, the second and third with two seats of the
+    other holding three trumps or more between them, any team, any leader,
+    trumps discard-forced or not.  That team always wins a trick (the oracle),
+    and the core's values are the oracle's."""
+    rnd = random.Random(seed)
+    team = rnd.randrange(1, (1 << n) - 1)
+    xs = [o for o in range(n) if (team >> o) & 1]
+    if len(xs) < 2:
+        team = ((1 << n) - 1) & ~team
+        xs = [o for o in range(n) if (team >> o) & 1]
+    a, b = rnd.sample(xs, 2)
+    c = rnd.choice([o for o in range(n) if not (team >> o) & 1])
+    held = [[] for _ in range(n)]
+    held[c].append(card(S, 14))
+    held[a].append(card(S, 13))
+    held[b].append(card(S, 12))
+    held[rnd.choice([a, b])].append(card(S, rnd.randrange(2, 12)))
+    rest = [card(su, r) for su in range(4) for r in range(2, 15)
+            if not (su == S and r >= 12) and card(su, r) not in held[a] + held[b]]
+    rnd.shuffle(rest)
+    for o in range(n):
+        while len(held[o]) < k:
+            held[o].append(rest.pop())
+    rules = Rules(n, trump=S, trick_points=[1] * 13, discard_forced=SUIT[S] if must_trump else 0)
+    hands = [mask(*h) for h in held]
+    leader = rnd.randrange(n)
+    v, _ = agrees_with_oracle(rules, hands, leader, 13 - k, team)
+    assert v >= 1
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
