@@ -372,8 +372,10 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
                 continue
             if s.hands[P] & r.discard_forced & ~tr:
                 continue
+            if need <= 1:
+                return need
             q = 1
-            ok = need > 1 and not (s.hands[P] & r.lead_restricted) and no_forced_ruff(s, team, P, need)
+            ok = not (s.hands[P] & r.lead_restricted) and no_forced_ruff(s, team, P, need)
             for o in range(r.n):
                 if o != L and o != P and (team >> o) & 1 and (s.hands[o] & sb) == 0 and (s.hands[o] & tr):
                     ok = False       # it might overruff P and take the lead
@@ -387,8 +389,6 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
                 if q >= need:
                     cash_suits(k, m, -1, need - 1, rel)
                     return need
-            if q >= need:
-                return need
             if q > best:
                 best = q
     return best
@@ -675,17 +675,14 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
     # but holds another one (the leader may choose to lead it; then X wins
     # every trick left), or -1; fed_rel its marks.
     cdef Rules* r = &s.r
-    cdef int L = s.leader, X, o, su, w
-    cdef u64 others, sb, mine, m
+    cdef int L = s.leader, X, su, w
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, m
     cdef bint ok, covers, shares
     fed[0] = -1
     for X in range(r.n):
         if s.hands[X] == 0:
             continue
-        others = 0
-        for o in range(r.n):
-            if o != X:
-                others |= s.hands[o]
+        others = live & ~s.hands[X]
         if r.trump >= 0 and (others & suit_bits(r.trump)):
             continue
         ok = True

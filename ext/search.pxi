@@ -140,70 +140,41 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     return v >= 0
 
 
-cdef bint second_trump_behind(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
-    # The second-best trump T2 held, with another trump, by the seat playing
-    # right after the holder of the top trump T1, of the other team, and not
-    # on lead: T2's team wins a trick (DDS's later tricks with trumps).  Until
-    # T2's holder wins a trick it never leads, so T1's holder plays before it
-    # in every trick: when T1 falls, T2's holder plays another card (it has
-    # one) and T2, now the top trump, wins a trick later (its holder keeps it
-    # to the end if need be); a trick T2 can join before that (a trump lead,
-    # or a ruff when void) T2 wins, only T1 beating it.  (On lead with T2 and
-    # one small trump, T1 playing last captures T2: a test shows it.)  No
-    # trump may be lead-restricted or discard-forced.  marks = T1 and T2.
+cdef bint trump_under_top(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
+    # The team X opposite the holder of the top trump T1 wins a trick (DDS's
+    # later tricks with trumps) when it holds the second-best trump T2 and:
+    # (a) T2's holder sits right after T1's, is not on lead and holds another
+    # trump; or (b) X also holds the third-best trump T3, in T2's hand or in a
+    # hand holding, with T2's, three trumps or more.  marks: T1, T2 (and T3
+    # for (b)).
+    # (a) Until T2's holder wins a trick it never leads, so T1's holder plays
+    # before it in every trick: when T1 falls, T2's holder plays another card
+    # (it has one) and T2, now the top trump, wins a trick later (its holder
+    # keeps it to the end if need be); a trick T2 can join before that (a
+    # trump lead, or a ruff when void) T2 wins, only T1 beating it.  (On lead
+    # with T2 and one small trump, T1 playing last captures T2: a test shows
+    # it.)  No trump may be lead-restricted or discard-forced.
+    # (b) The first trick X plays T2 or T3 to decides, if X plays exactly one
+    # of them there: T1 in it beats that card, and the other one is then the
+    # top trump and wins a trick when played; T1 gone before, or not in it,
+    # the card is the strongest trump of its trick (T2 under T1 alone, T3
+    # under T1 and T2, which X still holds) and wins it.  One seat plays one
+    # card a trick.  Two seats: X plays no trump from them until one must
+    # play a trump (a trump lead, a hand of trumps only, a trump it must play
+    # when void); then one of them plays its top card of the two and the
+    # other, if it must play a trump too, a smaller one -- one of them has
+    # one, none of their three trumps being gone yet.  (Rules only ever force
+    # some trump, never a given one.)
     cdef Rules* r = &s.r
-    cdef u64 x
-    cdef int o, t1, t2, h1 = -1, h2 = -1
-    k_side[0] = 0
-    k_opp[0] = 0
-    if r.trump < 0 or ((r.discard_forced | r.lead_restricted) & suit_bits(r.trump)):
-        return False
-    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)
-    if ks_popcount(x) < 3:
-        return False
-    t1 = strongest(r, x)
-    x &= ~((<u64>1) << t1)
-    t2 = strongest(r, x)
-    for o in range(r.n):
-        if (s.hands[o] >> t1) & 1:
-            h1 = o
-        if (s.hands[o] >> t2) & 1:
-            h2 = o
-    if h2 == s.leader or h2 != seat_plus(h1, 1, r.n) or ((s.side >> h1) & 1) == ((s.side >> h2) & 1):
-        return False
-    if ks_popcount(s.hands[h2] & suit_bits(r.trump)) < 2:
-        return False
-    if (s.side >> h2) & 1:
-        k_side[0] = 1
-    else:
-        k_opp[0] = 1
-    marks[0] = ((<u64>1) << t1) | ((<u64>1) << t2)
-    return True
-
-
-cdef bint trump_pair_below(Solver* s, int* k_side, int* k_opp, u64* marks) noexcept nogil:
-    # The second and third best trumps T2, T3 in one team X, the top trump T1
-    # in the other: X wins a trick (DDS's later tricks with the third best
-    # trump), when one seat H holds both, or the two holders hold three
-    # trumps or more between them.  The first trick X plays T2 or T3 to
-    # decides, if X plays exactly one of them there: T1 in it beats that card,
-    # and the other one is then the top trump and wins a trick when played;
-    # T1 gone before, or not in it, the card is the strongest trump of its
-    # trick (T2 under T1 alone, T3 under T1 and T2, which X still holds) and
-    # wins it.  One seat plays one card a trick.  Two seats: X plays no trump
-    # from them until one must play a trump (a trump lead, a hand of trumps
-    # only, a trump it must play when void); then one of them plays its top
-    # card of the two and the other, if it must play a trump too, a smaller
-    # one -- one of them has one, none of their three trumps being gone yet.
-    # (Rules only ever force some trump, never a given one.)  marks = T1, T2, T3.
-    cdef Rules* r = &s.r
-    cdef u64 x
+    cdef u64 x, tr
     cdef int o, t1, t2, t3, h1 = -1, h2 = -1, h3 = -1
+    cdef bint behind
     k_side[0] = 0
     k_opp[0] = 0
     if r.trump < 0:
         return False
-    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)
+    tr = suit_bits(r.trump)
+    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & tr
     if ks_popcount(x) < 3:
         return False
     t1 = strongest(r, x)
@@ -218,15 +189,20 @@ cdef bint trump_pair_below(Solver* s, int* k_side, int* k_opp, u64* marks) noexc
             h2 = o
         if (s.hands[o] >> t3) & 1:
             h3 = o
-    if ((s.side >> h1) & 1) == ((s.side >> h2) & 1) or ((s.side >> h3) & 1) != ((s.side >> h2) & 1):
+    if ((s.side >> h1) & 1) == ((s.side >> h2) & 1):
         return False
-    if h3 != h2 and ks_popcount((s.hands[h2] | s.hands[h3]) & suit_bits(r.trump)) < 3:
-        return False
+    marks[0] = ((<u64>1) << t1) | ((<u64>1) << t2)
+    behind = (h2 != s.leader and h2 == seat_plus(h1, 1, r.n) and ks_popcount(s.hands[h2] & tr) >= 2
+              and ((r.discard_forced | r.lead_restricted) & tr) == 0)
+    if not behind:
+        if ((s.side >> h3) & 1) != ((s.side >> h2) & 1) or (
+                h3 != h2 and ks_popcount((s.hands[h2] | s.hands[h3]) & tr) < 3):
+            return False
+        marks[0] |= (<u64>1) << t3
     if (s.side >> h2) & 1:
         k_side[0] = 1
     else:
         k_opp[0] = 1
-    marks[0] = ((<u64>1) << t1) | ((<u64>1) << t2) | ((<u64>1) << t3)
     return True
 
 
@@ -411,11 +387,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
                     return v
-                if second_trump_behind(s, &k_side, &k_opp, &drel):
-                    if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
-                        rel[0] = drel
-                        return v
-                if trump_pair_below(s, &k_side, &k_opp, &drel):
+                if trump_under_top(s, &k_side, &k_opp, &drel):
                     if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                         rel[0] = drel
                         return v
