@@ -119,6 +119,7 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
     # 2**(tt_log2-1) entries by exact position (56 bytes each).
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
+    cdef int i
     if s == NULL:
         return NULL
     s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
@@ -137,6 +138,8 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     s.use_exact = False
     s.max_chain = SHORT_CHAIN
     s.duck = NULL
+    for i in range(MAX_SEATS):
+        s.ducks[i] = NULL
     return s
 
 
@@ -246,6 +249,7 @@ cdef class Search:
     cdef bint configured
     cdef bint busy
     cdef object _config
+    cdef object _duck_config           # the duck solvers' rules (see _set_duck), or None
 
     def __cinit__(self, int tt_log2=DEF_TT_LOG2):
         if not (4 <= tt_log2 <= 30):
@@ -257,13 +261,16 @@ cdef class Search:
         self.configured = False
         self.busy = False
         self._config = None
+        self._duck_config = None
 
     def __init__(self, int tt_log2=DEF_TT_LOG2):
         pass
 
     def __dealloc__(self):
+        cdef int i
         if self.s != NULL:
-            solver_free(self.s.duck)
+            for i in range(MAX_SEATS):
+                solver_free(self.s.ducks[i])
             solver_free(self.s)
             self.s = NULL
 
@@ -313,28 +320,41 @@ cdef class Search:
 
     cdef int _set_duck(self, int n_seats, int trump, bint inverted, list cp, list tp, lr,
                        df) except -1:
-        # The duck solver (see duck_test in search.pxi), for a lone seat's "takes
+        # The duck solvers (see duck_test in search.pxi), for a lone seat's "takes
         # nothing more" bound: wanted when some points are negative (else that
         # bound never cuts) and some suit mixes cards of different points.  The
         # duck table's signatures leave the points out; it gains where this
         # table's split a suit by its card classes (measured: where no suit is
         # mixed, e.g. every trick or every heart costs the same, it spent more
         # nodes than it saved).
+        # Each lone seat has its own duck solver (made in _load when first
+        # wanted).  Its table holds only what the duck contract's rules decide
+        # (seats, trump, rank order, tricks, lead and discard restrictions), not
+        # this contract's points, so it is kept across contracts with the same
+        # duck rules (no-boys and no-girls; every seat of a table in turn).
         cdef Solver* s = self.s
+        cdef int i
         mixed = sum(len({cp[su * 16 + i] for i in range(13)}) > 1 for su in range(4))
         if mixed < DUCK_MIXED_SUITS or (not any(x < 0 for x in cp) and not any(x < 0 for x in tp)):
             s.duck_cards = 0
             return 0
-        if s.duck == NULL:
-            s.duck = solver_alloc(max(4, self.tt_log2 - DUCK_TT_SHIFT))
-            if s.duck == NULL:
-                raise MemoryError("cannot allocate the duck table")
-        set_rules(&s.duck.r, n_seats, trump, inverted, -len(tp) * n_seats, [0] * 64, [-1] * len(tp),
-                  lr, df)
-        tt_new_generation(s.duck)
-        s.duck.side = -1
-        s.duck.single = -1
+        config = (n_seats, trump, bool(inverted), len(tp), lr, df)
+        if config != self._duck_config:
+            self._duck_config = config
+            for i in range(MAX_SEATS):
+                if s.ducks[i] != NULL:
+                    self._duck_rules(s.ducks[i], i)
         s.duck_cards = DUCK_CARDS
+        return 0
+
+    cdef int _duck_rules(self, Solver* d, int seat) except -1:
+        # Give duck solver d (of lone seat `seat`) the current duck rules and an empty table.
+        n_seats, trump, inverted, n_tricks, lr, df = self._duck_config
+        set_rules(&d.r, n_seats, trump, inverted, -n_tricks * n_seats, [0] * 64, [-1] * n_tricks,
+                  lr, df)
+        tt_new_generation(d)
+        d.side = 1 << seat
+        d.single = seat
         return 0
 
     cdef int _acquire(self) except -1:
@@ -420,10 +440,15 @@ cdef class Search:
             for i2 in range(n):
                 if side == (1 << i2):
                     s.single = i2
-        if s.duck != NULL and s.duck.side != side:
-            tt_new_generation(s.duck)
-            s.duck.side = side
-            s.duck.single = s.single
+        s.duck = NULL
+        if s.duck_cards > 0 and s.single >= 0:
+            if s.ducks[s.single] == NULL:
+                s.ducks[s.single] = solver_alloc(max(4, self.tt_log2 - DUCK_TT_SHIFT))
+                if s.ducks[s.single] == NULL:
+                    self.busy = False
+                    raise MemoryError("cannot allocate the duck table")
+                self._duck_rules(s.ducks[s.single], s.single)
+            s.duck = s.ducks[s.single]
         return 0
 
     def value(self, hands, int leader, trick, int trick_index, int side, guess=None):
@@ -499,10 +524,12 @@ cdef class Search:
 
     def clear(self):
         """Empty the transposition table."""
+        cdef int i
         self._acquire()
         tt_new_generation(self.s)
-        if self.s.duck != NULL:
-            tt_new_generation(self.s.duck)
+        for i in range(MAX_SEATS):
+            if self.s.ducks[i] != NULL:
+                tt_new_generation(self.s.ducks[i])
         self.busy = False
 
     def reset_stats(self):

@@ -141,6 +141,8 @@ cdef struct Solver:
     int64_t tt_evicted             # signatures evicted to make room for another
     int64_t tt_full                # times the chunks ran out and the table was emptied
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
-    Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or NULL
+    Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or NULL:
+                                   # ducks[single], the table of the side's one seat
+    Solver* ducks[MAX_SEATS]       # a duck solver per lone seat (allocated when first wanted)
     int duck_cards                 # duck_test is tried with at most this many cards a hand
     int64_t duck_at[2][2]          # debug: duck tests that failed / succeeded, and their nodes

@@ -309,6 +309,47 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
         assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
 
 
+def _mixed_penalties(rnd: random.Random) -> list:
+    """Card points of a penalty contract with at least two suits that mix
+    cards of different points (so that the duck solver is used): a few
+    penalty ranks in every suit, like the boys or the girls."""
+    cp = [0] * 64
+    ranks = rnd.sample(range(13), rnd.randint(1, 3))
+    for su in range(4):
+        for r in ranks:
+            cp[su * 16 + r] = -rnd.randint(1, 4)
+    return cp
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_duck_tables_kept_across_contracts_and_seats(seed):
+    """Each lone seat's duck table (can it keep from winning any more trick?)
+    is kept across contracts whose duck rules are the same (seats, trump, rank
+    order, tricks, lead and discard restrictions), whatever their points, and
+    emptied when one of those rules changes.  One Search answers a run of such
+    contracts, lone seats in any order, exactly as the oracle does."""
+    rnd = random.Random(seed)
+    n = rnd.choice([3, 4])
+    per_hand = rnd.randint(2, 4)
+    s = Search(10)
+    restrictions = [(0, 0), (SUIT[1], 0), (SUIT[1], 1 << (16 + 11)), (0, SUIT[rnd.randrange(4)])]
+    lr, df = rnd.choice(restrictions)
+    hands, leader, trick = random_position(rnd, n, per_hand, played=0)
+    for it in range(6):
+        # mostly the same layout under the next contract, as in a table
+        if rnd.random() < 0.4:
+            lr, df = rnd.choice(restrictions)
+        if rnd.random() < 0.2:
+            hands, leader, trick = random_position(rnd, n, per_hand, played=0)
+        rules = Rules(n, card_points=_mixed_penalties(rnd), trick_points=[rnd.choice([0, -1])] * 13,
+                      lead_restricted=lr, discard_forced=df)
+        s.configure(*rules.args())
+        for seat in rnd.sample(range(n), n):
+            v, _ = oracle(rules, hands, leader, trick, 0, 1 << seat)
+            assert s.value(hands, leader, trick, 0, 1 << seat) == v
+
+
 def settled_before_search(rules, hands, leader, trick_index, side, target, reached):
     """A zero-window test of the position (at a trick's start) answers
     `reached` without a single node: a bound settled it."""
