@@ -307,7 +307,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int np = s.np
     cdef int seat = seat_to_move(s)
     cdef bint maximize = (s.side >> seat) & 1
-    cdef bint trick_game
+    cdef bint trick_game, no_loss
     cdef int fed
     cdef int reps[MAX_MOVES]
     cdef u64 groups[MAX_MOVES]
@@ -329,8 +329,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return lb
         if ub < beta:
             return ub
-        trick_game = r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
-            (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0
+        no_loss = r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
+            s.live_neg == 0)
+        trick_game = no_loss and ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0
         if not trick_game:
             # one seat surely wins every trick left: its team gets every point
             # left (in a trick game the quick tricks find this and more)
@@ -357,12 +358,15 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 # the lone seat can duck every trick: its points are >= 0 >= beta
                 rel[0] = drel
                 return 0
-        if trick_game:
-            # A trick game from here on (no card points, no negative trick points).
-            # The leader's team surely wins the next q tricks (cashing top cards);
-            # the holder of the top trumps surely wins one trick with each.  Each
-            # bound is tried on its own, asking for just the tricks the cut-off
-            # needs, so that rel names only the cards those tricks rest on.
+        if no_loss:
+            # No point left is negative (a trick game from here on, or one whose
+            # cards only add points: plus-erajlash).  The leader's team surely
+            # wins the next q tricks (cashing top cards); the holder of the top
+            # trumps surely wins one trick with each.  A team's sure tricks bring
+            # it at least their trick points and take them from the other team
+            # (their cards can only add to that).  Each bound is tried on its
+            # own, asking for just the tricks the cut-off needs, so that rel
+            # names only the cards those tricks rest on.
             ti = s.trick_index
             need = tricks_needed(r, ti, 0, ncards, (s.side >> s.leader) & 1, beta, total_ub, &v)
             if need <= ncards and quick_tricks(s, need, rel) >= need:
@@ -396,9 +400,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     elif np == 1:
         ncards = ks_popcount(s.hands[seat])
         ti = s.trick_index
-        if r.tp_neg_count[ti + ncards] == r.tp_neg_count[ti] and (
-                ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) | ((<u64>1) << s.trick[0]))
-                & r.point_cards) == 0:
+        if r.tp_neg_count[ti + ncards] == r.tp_neg_count[ti] and s.live_neg == 0:
             point_bounds(s, &lb, &ub)
             if second_hand_tricks(s, beta, ub, &v, rel):
                 return v

@@ -455,6 +455,50 @@ def test_quick_tricks_see_a_singleton_honour_fall():
     settled_before_search(rules, hands, 0, 10, 0b0101, 2, True)
 
 
+def test_quick_tricks_count_where_the_cards_only_add_points():
+    """Plus-erajlash: every trick and some cards score, nothing costs.  Seat 0,
+    alone and on lead with S A K H3, surely takes two tricks by cashing the
+    spades, whatever the point cards (D2 is worth 3) do: at least 2 points;
+    and seat 1 alone then takes at most all the points but those two tricks'.
+    Both are settled before any search (the cards only add to what the sure
+    tricks bring one team and take from the other); the values are the
+    oracle's."""
+    cp = [0] * 64
+    cp[card(D, 2)] = 3
+    cp[card(H, 6)] = 1
+    rules = Rules(4, card_points=cp, trick_points=[1] * 13)
+    hands = hands_of("SA SK H3", "S2 S3 H4", "S4 D2 H5", "S5 S6 H6")
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0001)
+    assert v >= 2
+    settled_before_search(rules, hands, 0, 10, 0b0001, 2, True)
+    v1, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0010)
+    assert v1 <= 3 + 4 - 2
+    settled_before_search(rules, hands, 0, 10, 0b0010, 3 + 4 - 2 + 1, False)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), per_hand=st.integers(2, 4),
+       played=st.integers(0, 2), side_kind=st.integers(0, 2))
+def test_positive_point_games_match_oracle(seed, n, per_hand, played, side_kind):
+    """Contracts where tricks and cards only add points (the positive mirrors,
+    plus-erajlash, trump games with card points): the trick bounds apply and
+    the values must stay the oracle's, for any side, in mid-trick too."""
+    rnd = random.Random(seed)
+    cp = [0] * 64
+    for c in range(64):
+        if (c & 15) < 13 and rnd.random() < 0.3:
+            cp[c] = rnd.randint(1, 5)
+    rules = Rules(n, trump=rnd.choice([-1, -1, 0, 1]), inverted=rnd.random() < 0.2, card_points=cp,
+                  trick_points=[rnd.choice([0, 1, 1, 2]) for _ in range(13)],
+                  lead_restricted=SUIT[1] if rnd.random() < 0.2 else 0,
+                  discard_forced=1 << card(H, 13) if rnd.random() < 0.2 else 0)
+    hands, leader, trick = random_position(rnd, n, per_hand, played=min(played, n - 1))
+    side = [1 << rnd.randrange(n), 0b0101 if n == 4 else 0b011, rnd.randrange(1, 1 << n)][side_kind]
+    s = Search(10)
+    s.configure(*rules.args())
+    check_position(s, rules, hands, leader, trick, rnd.randint(0, 13 - per_hand - 1), side)
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics.  (Spades
