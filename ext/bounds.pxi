@@ -800,6 +800,57 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
     return True
 
 
+cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
+    # Can seat x, alone against the others, make sure it does not win the
+    # trick about to start (no trump live, so a discard never wins)?  Then it
+    # escapes at least that trick's points (a penalty game: "one more trick
+    # I need not take").  Each seat holding the suit led must follow it, so a
+    # card of x loses when some other seat h holds the suit and every card h
+    # holds of it beats that card.
+    # On lead: x leads its weakest card c of such a suit (a card it may lead).
+    # Not on lead: whatever suit the leader leads (any suit it holds: that
+    # covers its lead restrictions), x is void in it and discards, or its
+    # weakest card a of the suit has such a seat h, and x plays a.
+    # rel gets c (or each such a): every card of the suit from it up keeps its
+    # owner, x holds none below it (the lengths are in the signature), and so
+    # neither does h, whose cards all lie above it.
+    cdef Rules* r = &s.r
+    cdef u64 mine = s.hands[x], xs, hs, m = 0
+    cdef int o, su, c
+    cdef bint found
+    if s.np != 0:
+        return False
+    if r.trump >= 0 and ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)):
+        return False
+    for su in range(4):
+        xs = mine & suit_bits(su)
+        if s.leader != x and (s.hands[s.leader] & suit_bits(su)) == 0:
+            continue                   # the leader cannot lead this suit
+        if xs == 0:
+            if s.leader == x:
+                continue
+            continue                   # x discards: it does not win
+        c = weakest(r, xs)
+        found = False
+        for o in range(r.n):
+            if o != x:
+                hs = s.hands[o] & suit_bits(su)
+                if hs != 0 and (hs & ~r.stronger[c]) == 0:
+                    found = True
+        if s.leader == x:
+            if found and (not ((r.lead_restricted >> c) & 1) or (mine & ~r.lead_restricted) == 0):
+                rel[0] |= (<u64>1) << c
+                return True
+        elif not found:
+            return False
+        else:
+            m |= (<u64>1) << c
+    if s.leader == x:
+        return False
+    rel[0] |= m
+    return True
+
+
 cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
     # The second card of a trick, in a trick game from here.  The strongest
     # card c left in the led suit wins the trick when its holder H plays it and

@@ -350,6 +350,12 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # (its points are >= 0 >= beta), or, when beta > 0, that cannot win
             # one (its points are 0 < beta)
             return 0
+        if (s.single >= 0 and r.trick_points[s.trick_index] < 0
+                and lb - r.trick_points[s.trick_index] >= beta and loses_this_trick(s, s.single, rel)):
+            # the side is one seat that need not win this trick: it escapes at
+            # least the trick's own points (every other point it may take is
+            # counted in lb at its worst)
+            return lb - r.trick_points[s.trick_index]
         tt_make_key(s, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v
