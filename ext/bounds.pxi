@@ -851,6 +851,69 @@ cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
     return True
 
 
+cdef inline bint stays_below(Rules* r, Solver* s, int x, u64 sb, int c) noexcept nogil:
+    # Does some seat other than x hold two cards or more of the suit sb, every
+    # one of them beating card c?
+    cdef int o
+    cdef u64 hs
+    for o in range(r.n):
+        if o != x:
+            hs = s.hands[o] & sb
+            if (hs & (hs - 1)) != 0 and (hs & ~r.stronger[c]) == 0:
+                return True
+    return False
+
+
+cdef bint loses_next_two_tricks(Solver* s, int x, u64* rel) noexcept nogil:
+    # Can seat x, alone against the others, make sure it wins neither the trick
+    # about to start nor the next one (no trump live)?  Then it escapes at
+    # least those two tricks' points.  For x's weakest card a1 of a suit and
+    # its second weakest a2 (a1 if it holds one), call the suit safe when some
+    # other seat h holds two cards or more of it, all beating a2: h follows
+    # with one of them in the first trick (or discards one), and in both
+    # tricks h's cards lie above the card x plays to the suit (a1, then a2).
+    # Not on lead: every suit another seat holds (any of them may lead the
+    # second trick) is safe or void in x's hand.  x plays its weakest card of
+    # the suit led, and when void discards any card (one it must discard, if
+    # it holds one): in the second trick its weakest card of any suit is still
+    # a1 or a2, below h's cards.
+    # On lead: x leads a1 of a safe suit (a card it may lead); h follows above
+    # it, and then as before (x's weakest of that suit is now a2).
+    # rel gets a1 of each suit the test looks at: every card of the suit from
+    # it up keeps its owner (a2 and h's cards among them).
+    cdef Rules* r = &s.r
+    cdef u64 mine = s.hands[x], xs, others = 0, m = 0, sb
+    cdef int o, su, a1, a2
+    cdef bint lead_found = False
+    if s.np != 0:
+        return False
+    if r.trump >= 0 and ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)):
+        return False
+    for o in range(r.n):
+        if o != x:
+            others |= s.hands[o]
+    for su in range(4):
+        sb = suit_bits(su)
+        xs = mine & sb
+        if xs == 0 or (others & sb) == 0:
+            continue
+        a1 = weakest(r, xs)
+        a2 = a1
+        if xs & (xs - 1):
+            a2 = weakest(r, xs & ~((<u64>1) << a1))
+        if stays_below(r, s, x, sb, a2):
+            m |= (<u64>1) << a1
+            if s.leader == x and not lead_found and (
+                    not ((r.lead_restricted >> a1) & 1) or (mine & ~r.lead_restricted) == 0):
+                lead_found = True
+        else:
+            return False
+    if s.leader == x and not lead_found:
+        return False
+    rel[0] |= m
+    return True
+
+
 cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:
     # The second card of a trick, in a trick game from here.  The strongest
     # card c left in the led suit wins the trick when its holder H plays it and

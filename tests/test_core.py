@@ -524,6 +524,21 @@ def test_lone_seat_that_need_not_win_this_trick_settled_before_search():
     settled_before_search(rules, behind, 0, 10, 0b0010, -2, True)
 
 
+def test_lone_seat_that_need_not_win_the_next_two_tricks_settled_before_search():
+    """Every trick costs 1.  Seat x holds S 2 3 8 against S 4 (one seat) and
+    S 6 7 (another): the ballot of a seat ducking every round fails (S 8 is
+    above the third weakest of the others' spades), but x plays S 2 and then
+    S 3 under S 6 7 (or discards) and wins neither of the next two tricks, so
+    "takes at most one of the three" is settled before any search, on lead
+    (x leads S 2) or behind the leader.  The values are the oracle's."""
+    rules = Rules(4, trick_points=[-1] * 13)
+    for side, hands in ((0b0010, hands_of("S6 S7 H2", "S2 S3 S8", "D2 D3 D4", "S4 H3 H4")),
+                        (0b0001, hands_of("S2 S3 S8", "S6 S7 H2", "D2 D3 D4", "S4 H3 H4"))):
+        v, _ = agrees_with_oracle(rules, hands, 0, 10, side)
+        assert v >= -1
+        settled_before_search(rules, hands, 0, 10, side, -1, True)
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics.  (Spades
