@@ -63,8 +63,8 @@ cdef inline int tricks_needed(Rules* r, int ti, int first, int nt, bint by_side,
     return need
 
 
-cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out,
-                  bint drawn=False) noexcept nogil:
+cdef inline int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out,
+                         bint drawn=False) noexcept nogil:
     # How many tricks seat L can win in a row by leading suit su, its cards from
     # the strongest down, every teammate following with its cards from the
     # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
@@ -89,21 +89,28 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     # may part with them and still count k (rounds 1..r1 do not look at them),
     # and with omax_out in rel (owners fixed from it up, so L still holds just
     # r1 cards above it) r1 is the same throughout the partition.
+    # (Inline: most calls stop at round 1, before the count proper.)
+    cdef u64 hs = s.hands[L] & suit_bits(su)
+    low[0] = 0
+    omax_out[0] = -1
+    if hs == 0 or not ((hs >> strongest(&s.r, (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
+                                                 & suit_bits(su))) & 1):
+        # l_1 must beat every other card of the suit (round 1): nothing to count
+        return 0
+    return cashable_rounds(s, L, team, su, hs, rel, low, omax_out, drawn)
+
+
+cdef int cashable_rounds(Solver* s, int L, int team, int su, u64 hs, u64* rel, u64* low,
+                         int* omax_out, bint drawn) noexcept nogil:
+    # cashable's count once l_1 (the strongest card of hs, L's cards of su)
+    # beats every other card of the suit; low and omax_out are preset.
     cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x, trumps
+    cdef u64 x, trumps
     cdef u64 mx[MAX_SEATS]
     cdef int olen[MAX_SEATS]
     cdef int otop[MAX_SEATS]
     cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, thr, stop = -1
     cdef bint prefix = True, pairs = True
-    low[0] = 0
-    omax_out[0] = -1
-    if hs == 0:
-        return 0
-    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
-    if not ((hs >> strongest(r, x)) & 1):
-        # l_1 must beat every other card of the suit (round 1): nothing to count
-        return 0
     a = ks_popcount(hs)
     for o in range(r.n):
         mx[o] = 0
