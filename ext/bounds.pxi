@@ -4,6 +4,8 @@
 cdef inline void close_points(Solver* s, int* trick, int sign) noexcept nogil:
     # A trick closes (sign -1) or reopens (+1): its cards leave (rejoin) the live points.
     cdef int k, p
+    if s.r.point_cards == 0:
+        return
     for k in range(s.r.n):
         p = s.r.card_points[trick[k]]
         if p > 0:
