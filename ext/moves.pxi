@@ -70,24 +70,29 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
     # Split the legal cards into equivalence classes; the representative is the
     # strongest card of each class (partition search in tt.pxi relies on that:
     # the searched card's cut-off sets then cover the unsearched weaker ones).
-    # Returns the number of classes.
-    cdef int nm = 0, c, prev = -1
-    cdef u64 x = legal, between
+    # Returns the number of classes, in the order of their weakest bit.
+    # A legal card joins the class of the one below it when the next live card
+    # below it in its suit is legal and of its attribute class.  For the legal
+    # cards lc of one attribute class, ((lc << 1) + dead) & lc are exactly those
+    # cards: the bit above each card of lc carries through the dead positions
+    # (valid cards not live) to the next live card up, or stops on the unused
+    # bits above the suit's top rank.
+    # A class is then the legal cards from one card that joins none (bit b)
+    # up to the next one.
+    cdef u64 dead = ~live & <u64>0x1FFF1FFF1FFF1FFFULL, x = legal, lc, joins = 0, starts, b, g
+    cdef int nm = 0
     while x:
-        c = ks_ctz(x)
-        x &= x - 1
-        if prev >= 0 and (c >> 4) == (prev >> 4) and s.r.card_class[c] == s.r.card_class[prev]:
-            between = (((<u64>1) << c) - 1) & ~((((<u64>1) << prev) << 1) - 1)
-            if (live & between) == 0:
-                groups[nm - 1] |= (<u64>1) << c
-                if not s.r.inverted:
-                    reps[nm - 1] = c
-                prev = c
-                continue
-        groups[nm] = (<u64>1) << c
-        reps[nm] = c
+        lc = x & s.r.class_mask[s.r.card_class[ks_ctz(x)]]
+        x &= ~lc
+        joins |= ((lc << 1) + dead) & lc
+    starts = legal & ~joins
+    while starts:
+        b = starts & (0 - starts)
+        starts ^= b
+        g = legal & (0 - b) & ((starts & (0 - starts)) - 1)
+        groups[nm] = g
+        reps[nm] = ks_ctz(b) if s.r.inverted else ks_msb(g)
         nm += 1
-        prev = c
     return nm
 
 
