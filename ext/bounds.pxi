@@ -107,26 +107,26 @@ cdef int cashable_rounds(Solver* s, int L, int team, int su, u64 hs, u64* rel, u
     # cashable's count once l_1 (the strongest card of hs, L's cards of su)
     # beats every other card of the suit; low and omax_out are preset.
     cdef Rules* r = &s.r
-    cdef u64 x, trumps
-    cdef u64 mx[MAX_SEATS]
-    cdef int olen[MAX_SEATS]
+    cdef u64 x, trumps, t
+    cdef u64 mx[MAX_SEATS]         # the cards of su of each teammate holding su
+    cdef int olen[MAX_SEATS]       # length and top card of su of each opponent holding su
     cdef int otop[MAX_SEATS]
-    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, thr, stop = -1
+    cdef int k = 0, c, o, j, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, stop = -1
+    cdef int nmx = 0, nopp = 0
     cdef bint prefix = True, pairs = True
     a = ks_popcount(hs)
     for o in range(r.n):
-        mx[o] = 0
-        olen[o] = 0
-        if o == L:
+        x = s.hands[o] & suit_bits(su)
+        if o == L or x == 0:
             continue
         if (team >> o) & 1:
-            mx[o] = s.hands[o] & suit_bits(su)
+            mx[nmx] = x
+            nmx += 1
         else:
-            x = s.hands[o] & suit_bits(su)
             len_o = ks_popcount(x)
-            olen[o] = len_o
-            if len_o:
-                otop[o] = strongest(r, x)
+            olen[nopp] = len_o
+            otop[nopp] = strongest(r, x)
+            nopp += 1
             if len_o > copp:
                 copp = len_o
     x = hs
@@ -134,26 +134,26 @@ cdef int cashable_rounds(Solver* s, int L, int team, int su, u64 hs, u64* rel, u
         c = strongest(r, x)
         x &= ~((<u64>1) << c)
         i += 1
-        for o in range(r.n):
-            if mx[o]:
-                cm = strongest(r, mx[o])
-                mx[o] &= ~((<u64>1) << cm)
+        for j in range(nmx):
+            if mx[j]:
+                cm = strongest(r, mx[j])
+                mx[j] &= ~((<u64>1) << cm)
                 jpair = i
                 if (r.stronger[c] >> cm) & 1:
                     pairs = False
         if not pairs:
             break
         if prefix:
-            # the strongest card that can still be played against l_i
-            thr = -1
-            for o in range(r.n):
-                if olen[o] >= i and (thr < 0 or (r.stronger[thr] >> otop[o]) & 1):
-                    thr = otop[o]
-            if thr < 0 or (r.stronger[thr] >> c) & 1:
+            # the top cards that can still be played against l_i
+            t = 0
+            for j in range(nopp):
+                if olen[j] >= i:
+                    t |= (<u64>1) << otop[j]
+            if (t & r.stronger[c]) == 0:
                 r1 = i
             else:
                 prefix = False
-                stop = thr
+                stop = strongest(r, t)
     if pairs and r1 >= copp:
         k = a
         k_mark = copp if copp > jpair else jpair
