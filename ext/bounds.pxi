@@ -238,7 +238,7 @@ cdef inline bint no_forced_ruff(Solver* s, int team, int skip, int rounds) noexc
     return True
 
 
-cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
+cdef int team_suit_tricks(Solver* s, int L, int team, u64 outside, int su) noexcept nogil:
     # Tricks L's team surely wins in a row by leading su when no seat outside
     # the team holds su: m = the shortest holding of su among the team's seats
     # that hold it (L included).  In each of the first m rounds every such seat
@@ -248,23 +248,23 @@ cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
     # holds a trump (su a side suit), that no void teammate must play a trump
     # (it would take the lead), and that no su card of the team is
     # lead-restricted.  Rests on lengths and classes only: marks nothing.
+    # outside: the cards of the seats outside the team.
     cdef Rules* r = &s.r
     cdef int o, m = 99, k
     cdef u64 sb = suit_bits(su), tr
-    if (s.hands[L] & sb) == 0:
-        return 0
     tr = suit_bits(r.trump) if r.trump >= 0 and su != r.trump else 0
+    if (s.hands[L] & sb) == 0 or (outside & (sb | tr)):
+        return 0
     for o in range(r.n):
+        if not ((team >> o) & 1):
+            continue
         k = ks_popcount(s.hands[o] & sb)
-        if (team >> o) & 1:
-            if k:
-                if s.hands[o] & sb & r.lead_restricted:
-                    return 0
-                if k < m:
-                    m = k
-            elif s.hands[o] & tr & r.discard_forced:
+        if k:
+            if s.hands[o] & sb & r.lead_restricted:
                 return 0
-        elif k or (s.hands[o] & tr):
+            if k < m:
+                m = k
+        elif s.hands[o] & tr & r.discard_forced:
             return 0
     if tr:
         # a void teammate holding trumps must have a card other than a trump
@@ -306,20 +306,18 @@ cdef int crossing_tricks(Solver* s, int L, int team, int su, int* X, u64* mark) 
     # two cards' owners (mark) and lengths.  Returns 0 when it does not apply.
     cdef Rules* r = &s.r
     cdef u64 sb = suit_bits(su), x, tr
-    cdef int o, t1, t2, h1 = -1, h2 = -1, P, a, b
+    cdef int o, t1, t2, P, a, b
     x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & sb
     if ks_popcount(x) < 4 or not (s.hands[L] & sb):
         return 0
     t1 = strongest(r, x)
     t2 = strongest(r, x & ~((<u64>1) << t1))
+    if ((s.hands[L] >> t1) & 1) == ((s.hands[L] >> t2) & 1):
+        return 0                         # L holds both or neither
+    P = -1
     for o in range(r.n):
-        if (s.hands[o] >> t1) & 1:
-            h1 = o
-        if (s.hands[o] >> t2) & 1:
-            h2 = o
-    if h1 == h2 or (h1 != L and h2 != L):
-        return 0
-    P = h2 if h1 == L else h1
+        if o != L and (s.hands[o] & (((<u64>1) << t1) | ((<u64>1) << t2))):
+            P = o
     if not ((team >> P) & 1) or (s.hands[P] & r.lead_restricted):
         return 0
     a = ks_popcount(s.hands[L] & sb)
@@ -357,12 +355,19 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
     # to rel), or `need` with the marks of the side suits it used.
     cdef Rules* r = &s.r
     cdef u64 tr = suit_bits(r.trump), sb
-    cdef int su, P, o, su2, best = 0, q
+    cdef int su, P, o, su2, best = 0, q, ruffers = 0
     cdef bint ok
     cdef int k[4]
     cdef u64 m[4]
     cdef u64 low
     cdef int omx
+    for P in range(r.n):
+        # the teammates that may ruff: holding a trump, no discard-forced side card
+        if (P != L and (team >> P) & 1 and (s.hands[P] & tr)
+                and (s.hands[P] & r.discard_forced & ~tr) == 0):
+            ruffers |= 1 << P
+    if ruffers == 0:
+        return 0
     for su in range(4):
         if su == r.trump:
             continue
@@ -377,9 +382,7 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
         if not ok:
             continue
         for P in range(r.n):
-            if P == L or not ((team >> P) & 1) or (s.hands[P] & sb) or not (s.hands[P] & tr):
-                continue
-            if s.hands[P] & r.discard_forced & ~tr:
+            if not ((ruffers >> P) & 1) or (s.hands[P] & sb):
                 continue
             if need <= 1:
                 return need
@@ -421,10 +424,14 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     cdef u64 low[4]
     cdef int omx[4]
     cdef int spare_low
+    cdef u64 outside = 0
     if s.hands[L] & r.lead_restricted:
         return 0
+    for o in range(n):
+        if not ((team >> o) & 1):
+            outside |= s.hands[o]
     for su in range(4):
-        if team_suit_tricks(s, L, team, su) >= need:
+        if team_suit_tricks(s, L, team, outside, su) >= need:
             return need
     for su in range(4):
         m[su] = 0
