@@ -70,15 +70,14 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
     # Split the legal cards into equivalence classes; the representative is the
     # strongest card of each class (partition search in tt.pxi relies on that:
     # the searched card's cut-off sets then cover the unsearched weaker ones).
-    # Returns the number of classes, in the order of their weakest bit.
-    # A legal card joins the class of the one below it when the next live card
-    # below it in its suit is legal and of its attribute class.  For the legal
-    # cards lc of one attribute class, ((lc << 1) + dead) & lc are exactly those
-    # cards: the bit above each card of lc carries through the dead positions
-    # (valid cards not live) to the next live card up, or stops on the unused
-    # bits above the suit's top rank.
-    # A class is then the legal cards from one card that joins none (bit b)
-    # up to the next one.
+    # Returns the number of classes, listed by their lowest card index.
+    # A legal card joins the class of the legal card below it when the next
+    # live card below it in its suit is legal and of its attribute class.  For
+    # the legal cards lc of one attribute class, ((lc << 1) + dead) & lc are
+    # exactly those cards: the bit above each card of lc carries through the
+    # dead positions (valid cards not live) to the next live card up, or stops
+    # on the unused bits above the suit's top rank.  A class is then the legal
+    # cards from a card that joins none (bit b) up to the next such card.
     cdef u64 dead = ~live & <u64>0x1FFF1FFF1FFF1FFFULL, x = legal, lc, joins = 0, starts, b, g
     cdef int nm = 0
     while x:
