@@ -4,6 +4,8 @@
 cdef inline void close_points(Solver* s, int* trick, int sign) noexcept nogil:
     # A trick closes (sign -1) or reopens (+1): its cards leave (rejoin) the live points.
     cdef int k, p
+    if s.r.point_cards == 0:
+        return
     for k in range(s.r.n):
         p = s.r.card_points[trick[k]]
         if p > 0:
@@ -63,8 +65,8 @@ cdef inline int tricks_needed(Rules* r, int ti, int first, int nt, bint by_side,
     return need
 
 
-cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out,
-                  bint drawn=False) noexcept nogil:
+cdef inline int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* omax_out,
+                         bint drawn=False) noexcept nogil:
     # How many tricks seat L can win in a row by leading suit su, its cards from
     # the strongest down, every teammate following with its cards from the
     # strongest down (unblocking).  With l_i, m_i the i-th strongest su card of L
@@ -89,35 +91,42 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
     # may part with them and still count k (rounds 1..r1 do not look at them),
     # and with omax_out in rel (owners fixed from it up, so L still holds just
     # r1 cards above it) r1 is the same throughout the partition.
-    cdef Rules* r = &s.r
-    cdef u64 hs = s.hands[L] & suit_bits(su), x, trumps
-    cdef u64 mx[MAX_SEATS]
-    cdef int olen[MAX_SEATS]
-    cdef int otop[MAX_SEATS]
-    cdef int k = 0, c, o, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, thr, stop = -1
-    cdef bint prefix = True, pairs = True
+    # (Inline: most calls stop at round 1, before the count proper.)
+    cdef u64 hs = s.hands[L] & suit_bits(su)
     low[0] = 0
     omax_out[0] = -1
-    if hs == 0:
-        return 0
-    x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(su)
-    if not ((hs >> strongest(r, x)) & 1):
+    if hs == 0 or not ((hs >> strongest(&s.r, (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
+                                                 & suit_bits(su))) & 1):
         # l_1 must beat every other card of the suit (round 1): nothing to count
         return 0
+    return cashable_rounds(s, L, team, su, hs, rel, low, omax_out, drawn)
+
+
+cdef int cashable_rounds(Solver* s, int L, int team, int su, u64 hs, u64* rel, u64* low,
+                         int* omax_out, bint drawn) noexcept nogil:
+    # cashable's count once l_1 (the strongest card of hs, L's cards of su)
+    # beats every other card of the suit; low and omax_out are preset.
+    cdef Rules* r = &s.r
+    cdef u64 x, trumps, t
+    cdef u64 mx[MAX_SEATS]         # the cards of su of each teammate holding su
+    cdef int olen[MAX_SEATS]       # length and top card of su of each opponent holding su
+    cdef int otop[MAX_SEATS]
+    cdef int k = 0, c, o, j, len_o, k_mark, a, copp = 0, i = 0, r1 = 0, jpair = 0, cm, stop = -1
+    cdef int nmx = 0, nopp = 0
+    cdef bint prefix = True, pairs = True
     a = ks_popcount(hs)
     for o in range(r.n):
-        mx[o] = 0
-        olen[o] = 0
-        if o == L:
+        x = s.hands[o] & suit_bits(su)
+        if o == L or x == 0:
             continue
         if (team >> o) & 1:
-            mx[o] = s.hands[o] & suit_bits(su)
+            mx[nmx] = x
+            nmx += 1
         else:
-            x = s.hands[o] & suit_bits(su)
             len_o = ks_popcount(x)
-            olen[o] = len_o
-            if len_o:
-                otop[o] = strongest(r, x)
+            olen[nopp] = len_o
+            otop[nopp] = strongest(r, x)
+            nopp += 1
             if len_o > copp:
                 copp = len_o
     x = hs
@@ -125,26 +134,26 @@ cdef int cashable(Solver* s, int L, int team, int su, u64* rel, u64* low, int* o
         c = strongest(r, x)
         x &= ~((<u64>1) << c)
         i += 1
-        for o in range(r.n):
-            if mx[o]:
-                cm = strongest(r, mx[o])
-                mx[o] &= ~((<u64>1) << cm)
+        for j in range(nmx):
+            if mx[j]:
+                cm = strongest(r, mx[j])
+                mx[j] &= ~((<u64>1) << cm)
                 jpair = i
                 if (r.stronger[c] >> cm) & 1:
                     pairs = False
         if not pairs:
             break
         if prefix:
-            # the strongest card that can still be played against l_i
-            thr = -1
-            for o in range(r.n):
-                if olen[o] >= i and (thr < 0 or (r.stronger[thr] >> otop[o]) & 1):
-                    thr = otop[o]
-            if thr < 0 or (r.stronger[thr] >> c) & 1:
+            # the top cards that can still be played against l_i
+            t = 0
+            for j in range(nopp):
+                if olen[j] >= i:
+                    t |= (<u64>1) << otop[j]
+            if (t & r.stronger[c]) == 0:
                 r1 = i
             else:
                 prefix = False
-                stop = thr
+                stop = strongest(r, t)
     if pairs and r1 >= copp:
         k = a
         k_mark = copp if copp > jpair else jpair
@@ -229,7 +238,7 @@ cdef inline bint no_forced_ruff(Solver* s, int team, int skip, int rounds) noexc
     return True
 
 
-cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
+cdef int team_suit_tricks(Solver* s, int L, int team, u64 outside, int su) noexcept nogil:
     # Tricks L's team surely wins in a row by leading su when no seat outside
     # the team holds su: m = the shortest holding of su among the team's seats
     # that hold it (L included).  In each of the first m rounds every such seat
@@ -239,23 +248,23 @@ cdef int team_suit_tricks(Solver* s, int L, int team, int su) noexcept nogil:
     # holds a trump (su a side suit), that no void teammate must play a trump
     # (it would take the lead), and that no su card of the team is
     # lead-restricted.  Rests on lengths and classes only: marks nothing.
+    # outside: the cards of the seats outside the team.
     cdef Rules* r = &s.r
     cdef int o, m = 99, k
     cdef u64 sb = suit_bits(su), tr
-    if (s.hands[L] & sb) == 0:
-        return 0
     tr = suit_bits(r.trump) if r.trump >= 0 and su != r.trump else 0
+    if (s.hands[L] & sb) == 0 or (outside & (sb | tr)):
+        return 0
     for o in range(r.n):
+        if not ((team >> o) & 1):
+            continue
         k = ks_popcount(s.hands[o] & sb)
-        if (team >> o) & 1:
-            if k:
-                if s.hands[o] & sb & r.lead_restricted:
-                    return 0
-                if k < m:
-                    m = k
-            elif s.hands[o] & tr & r.discard_forced:
+        if k:
+            if s.hands[o] & sb & r.lead_restricted:
                 return 0
-        elif k or (s.hands[o] & tr):
+            if k < m:
+                m = k
+        elif s.hands[o] & tr & r.discard_forced:
             return 0
     if tr:
         # a void teammate holding trumps must have a card other than a trump
@@ -297,20 +306,18 @@ cdef int crossing_tricks(Solver* s, int L, int team, int su, int* X, u64* mark) 
     # two cards' owners (mark) and lengths.  Returns 0 when it does not apply.
     cdef Rules* r = &s.r
     cdef u64 sb = suit_bits(su), x, tr
-    cdef int o, t1, t2, h1 = -1, h2 = -1, P, a, b
+    cdef int o, t1, t2, P, a, b
     x = (s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & sb
     if ks_popcount(x) < 4 or not (s.hands[L] & sb):
         return 0
     t1 = strongest(r, x)
     t2 = strongest(r, x & ~((<u64>1) << t1))
+    if ((s.hands[L] >> t1) & 1) == ((s.hands[L] >> t2) & 1):
+        return 0                         # L holds both or neither
+    P = -1
     for o in range(r.n):
-        if (s.hands[o] >> t1) & 1:
-            h1 = o
-        if (s.hands[o] >> t2) & 1:
-            h2 = o
-    if h1 == h2 or (h1 != L and h2 != L):
-        return 0
-    P = h2 if h1 == L else h1
+        if o != L and (s.hands[o] & (((<u64>1) << t1) | ((<u64>1) << t2))):
+            P = o
     if not ((team >> P) & 1) or (s.hands[P] & r.lead_restricted):
         return 0
     a = ks_popcount(s.hands[L] & sb)
@@ -348,12 +355,19 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
     # to rel), or `need` with the marks of the side suits it used.
     cdef Rules* r = &s.r
     cdef u64 tr = suit_bits(r.trump), sb
-    cdef int su, P, o, su2, best = 0, q
+    cdef int su, P, o, su2, best = 0, q, ruffers = 0
     cdef bint ok
     cdef int k[4]
     cdef u64 m[4]
     cdef u64 low
     cdef int omx
+    for P in range(r.n):
+        # the teammates that may ruff: holding a trump, no discard-forced side card
+        if (P != L and (team >> P) & 1 and (s.hands[P] & tr)
+                and (s.hands[P] & r.discard_forced & ~tr) == 0):
+            ruffers |= 1 << P
+    if ruffers == 0:
+        return 0
     for su in range(4):
         if su == r.trump:
             continue
@@ -368,9 +382,7 @@ cdef int ruff_entry(Solver* s, int L, int team, int need, u64* rel) noexcept nog
         if not ok:
             continue
         for P in range(r.n):
-            if P == L or not ((team >> P) & 1) or (s.hands[P] & sb) or not (s.hands[P] & tr):
-                continue
-            if s.hands[P] & r.discard_forced & ~tr:
+            if not ((ruffers >> P) & 1) or (s.hands[P] & sb):
                 continue
             if need <= 1:
                 return need
@@ -412,10 +424,14 @@ cdef int quick_tricks(Solver* s, int need, u64* rel) noexcept nogil:
     cdef u64 low[4]
     cdef int omx[4]
     cdef int spare_low
+    cdef u64 outside = 0
     if s.hands[L] & r.lead_restricted:
         return 0
+    for o in range(n):
+        if not ((team >> o) & 1):
+            outside |= s.hands[o]
     for su in range(4):
-        if team_suit_tricks(s, L, team, su) >= need:
+        if team_suit_tricks(s, L, team, outside, su) >= need:
             return need
     for su in range(4):
         m[su] = 0

@@ -70,24 +70,28 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
     # Split the legal cards into equivalence classes; the representative is the
     # strongest card of each class (partition search in tt.pxi relies on that:
     # the searched card's cut-off sets then cover the unsearched weaker ones).
-    # Returns the number of classes.
-    cdef int nm = 0, c, prev = -1
-    cdef u64 x = legal, between
+    # Returns the number of classes, listed by their lowest card index.
+    # A legal card joins the class of the legal card below it when the next
+    # live card below it in its suit is legal and of its attribute class.  For
+    # the legal cards lc of one attribute class, ((lc << 1) + dead) & lc are
+    # exactly those cards: the bit above each card of lc carries through the
+    # dead positions (valid cards not live) to the next live card up, or stops
+    # on the unused bits above the suit's top rank.  A class is then the legal
+    # cards from a card that joins none (bit b) up to the next such card.
+    cdef u64 dead = ~live & <u64>0x1FFF1FFF1FFF1FFFULL, x = legal, lc, joins = 0, starts, b, g
+    cdef int nm = 0
     while x:
-        c = ks_ctz(x)
-        x &= x - 1
-        if prev >= 0 and (c >> 4) == (prev >> 4) and s.r.card_class[c] == s.r.card_class[prev]:
-            between = (((<u64>1) << c) - 1) & ~((((<u64>1) << prev) << 1) - 1)
-            if (live & between) == 0:
-                groups[nm - 1] |= (<u64>1) << c
-                if not s.r.inverted:
-                    reps[nm - 1] = c
-                prev = c
-                continue
-        groups[nm] = (<u64>1) << c
-        reps[nm] = c
+        lc = x & s.r.class_mask[s.r.card_class[ks_ctz(x)]]
+        x &= ~lc
+        joins |= ((lc << 1) + dead) & lc
+    starts = legal & ~joins
+    while starts:
+        b = starts & (0 - starts)
+        starts ^= b
+        g = legal & (0 - b) & ((starts & (0 - starts)) - 1)
+        groups[nm] = g
+        reps[nm] = ks_ctz(b) if s.r.inverted else ks_msb(g)
         nm += 1
-        prev = c
     return nm
 
 
@@ -100,27 +104,39 @@ cdef inline int current_winner(Solver* s, int upto) noexcept nogil:
     return w
 
 
-cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int lead) noexcept nogil:
+cdef struct OrderCtx:              # what every move of one node shares
+    int table_pts                  # trick points plus the points of the cards on the table
+    int w_seat                     # the trick's winner so far (np > 0)
+    int w_card                     # its card
+    int lead                       # the led suit (np > 0)
+    int suit_w[4]                  # lead_suit_weight of each suit (np == 0)
+    int n_later                    # seats still to play to the trick after the seat to move,
+    int later[MAX_SEATS]           # in order,
+    int later_side[MAX_SEATS]      # and whether each one is a seat of the side
+
+
+cdef int predict_winner(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     # Guess who wins the trick if `seat` plays c now: every later seat whose team
     # is not winning beats the current winner when it can (with its strongest card
     # of the led suit, or its lowest trump that beats when void), the others play low.
-    # (w_seat, w_card): the trick's winner so far, lead: its suit (any, when c leads).
+    # The trick's winner so far and the led suit are x's (any, when c leads).
     cdef Rules* r = &s.r
-    cdef int n = r.n, np = s.np, k, p, cand, q, o
+    cdef int k, p, p_side, cand, q, w_seat = x.w_seat, w_card = x.w_card, lead = x.lead, w_side
     cdef u64 hand, follow, tr, beat, threat
-    cdef int side = s.side
-    if np == 0:
+    if s.np == 0:
         w_seat = seat
         w_card = c
         lead = c >> 4
     elif beats(r, c, w_card):
         w_seat = seat
         w_card = c
-    for k in range(np + 1, n):
-        p = seat_plus(s.leader, k, n)
+    w_side = (s.side >> w_seat) & 1
+    for k in range(x.n_later):
+        p = x.later[k]
+        p_side = x.later_side[k]
         hand = s.hands[p]
         follow = hand & suit_bits(lead)
-        if ((side >> p) & 1) == ((side >> w_seat) & 1):
+        if p_side == w_side:
             # the winner's teammate plays low, or, when a later opponent
             # could beat the winning card, its strongest card if no later
             # opponent holds a stronger card of the suit; its weakest card
@@ -128,10 +144,9 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
             # under the ace)
             if follow and (w_card >> 4) == lead:
                 threat = 0
-                for q in range(k + 1, n):
-                    o = seat_plus(s.leader, q, n)
-                    if ((side >> o) & 1) != ((side >> p) & 1):
-                        threat |= s.hands[o] & suit_bits(lead)
+                for q in range(k + 1, x.n_later):
+                    if x.later_side[q] != p_side:
+                        threat |= s.hands[x.later[q]] & suit_bits(lead)
                 cand = strongest(r, follow)
                 if (threat & r.stronger[w_card]) and (r.stronger[w_card] >> cand) & 1 and not (
                         threat & r.stronger[cand]):
@@ -149,6 +164,7 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
                 if beat:
                     w_card = strongest(r, beat)
                     w_seat = p
+                    w_side = p_side
             continue
         if r.trump >= 0:
             tr = hand & suit_bits(r.trump)
@@ -162,6 +178,7 @@ cdef int predict_winner(Solver* s, int seat, int c, int w_seat, int w_card, int 
                     cand = weakest(r, tr)
                     w_card = cand
                     w_seat = p
+                    w_side = p_side
     return w_seat
 
 
@@ -229,14 +246,6 @@ cdef inline bint forces_last_top(Solver* s, int c, int w_card) noexcept nogil:
     return x == 0 or ((r.stronger[strongest(r, x)] >> c) & 1) != 0
 
 
-cdef struct OrderCtx:              # what every move of one node shares
-    int table_pts                  # trick points plus the points of the cards on the table
-    int w_seat                     # the trick's winner so far (np > 0)
-    int w_card                     # its card
-    int lead                       # the led suit (np > 0)
-    int suit_w[4]                  # lead_suit_weight of each suit (np == 0)
-
-
 cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     # Heuristic ordering score (higher is tried first).  Exactness never depends on it.
     cdef Rules* r = &s.r
@@ -245,7 +254,7 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     cdef bint want, team_wins
     pts = x.table_pts + r.card_points[c]
     want = pts > 0 or (pts == 0 and r.sign > 0)
-    wseat = predict_winner(s, seat, c, x.w_seat, x.w_card, x.lead)
+    wseat = predict_winner(s, seat, c, x)
     team_wins = ((s.side >> wseat) & 1) == my_side
     # The trick's worth to my team as predicted, then the card's rank.  A lead
     # also weighs the replies it leaves the other team (their holdings in the
@@ -282,6 +291,12 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
     cdef OrderCtx x
     x.table_pts = s.r.trick_points[s.trick_index]
     x.w_seat = x.w_card = x.lead = -1
+    x.n_later = 0
+    for k in range(s.np + 1, s.r.n):
+        j = seat_plus(s.leader, k, s.r.n)
+        x.later[x.n_later] = j
+        x.later_side[x.n_later] = (s.side >> j) & 1
+        x.n_later += 1
     if s.np > 0:
         for k in range(s.np):
             x.table_pts += s.r.card_points[s.trick[k]]

@@ -15,17 +15,17 @@ cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64*
     # winning card if it beat another card of its suit (its rank decided), else 0.
     cdef Rules* r = &s.r
     cdef int w = 0, k, p = r.trick_points[s.trick_index]
-    cdef bint by_rank = False
+    cdef u64 cards = 0
     for k in range(r.n):
         p += r.card_points[trick[k]]
+        cards |= (<u64>1) << trick[k]
         if k > 0 and beats(r, trick[k], trick[w]):
             w = k
-    for k in range(r.n):
-        if k != w and (trick[k] >> 4) == (trick[w] >> 4):
-            by_rank = True
     winner[0] = seat_plus(s.leader, w, r.n)
     pts[0] = p
-    mark[0] = ((<u64>1) << trick[w]) if by_rank else 0
+    # by rank: another card of the winner's suit is in the trick
+    cards &= suit_bits(trick[w] >> 4)
+    mark[0] = ((<u64>1) << trick[w]) if cards & (cards - 1) else 0
 
 
 cdef int last_trick(Solver* s, u64* rel) noexcept nogil:

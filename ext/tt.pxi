@@ -70,76 +70,82 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     for i in range(CCNT_WORDS):
         k.ccnt[i] = 0
     lens = s.lens
-    for su in range(4):
-        rs = rem & suit_bits(su)
-        if rs == 0:
-            continue
-        cl = r.card_class[ks_ctz(rs)]
-        if cl < MAX_CLASSES and (rs & ~r.class_mask[cl]) == 0:
-            m |= rs
-            field = (<u64>ks_popcount(rs)) | ((<u64>cl) << 4)
-        else:
-            nb = 4 * ks_popcount(rs)
-            if r.n_classes <= 16 and used + nb <= 128:
-                if ks_fast_pext():
-                    # the class nibbles of the live ranks, packed: one pdep, one pext
-                    seq = ks_pext(r.suit_nib[su],
-                                  ks_pdep(rs >> (16 * su), <u64>0x1111111111111ULL) * 0xF)
-                else:
-                    seq = 0
-                    x = rs
-                    j = 0
-                    while x:
-                        seq |= (<u64>r.card_class[ks_ctz(x)]) << (4 * j)
-                        x &= x - 1
-                        j += 1
-                if used < 64:
-                    k.cls[0] |= seq << used
-                    if used + nb > 64:
-                        k.cls[1] |= seq >> (64 - used)
-                else:
-                    k.cls[1] |= seq << (used - 64)
-                used += nb
+    if r.n_classes == 1:
+        # every card is of class 0 (plain): each suit is its count of live cards
+        for su in range(4):
+            meta |= (<u64>ks_popcount(rem & suit_bits(su))) << (6 + 9 * su)
+        m = rem
+    else:
+        for su in range(4):
+            rs = rem & suit_bits(su)
+            if rs == 0:
+                continue
+            cl = r.card_class[ks_ctz(rs)]
+            if cl < MAX_CLASSES and (rs & ~r.class_mask[cl]) == 0:
                 m |= rs
-                field = (<u64>ks_popcount(rs)) | ((<u64>MAX_CLASSES) << 4)
-                # The weaker cards may stay anonymous when every seat's count of
-                # each class in the suit is part of the signature; if those counts
-                # do not fit, only the weakest run of one class may.
-                present = 0
-                x = r.suit_classes[su]
-                while x:
-                    cl = ks_ctz(x)
-                    x &= x - 1
-                    if rs & r.class_mask[cl]:
-                        present |= 1 << cl
-                present &= ~(1 << r.card_class[ks_ctz(rs)])
-                nc = ks_popcount(present) * r.n
-                if nused + nc <= 4 * CCNT_WORDS * 4:
-                    while present:
-                        cl = ks_ctz(present)
-                        present &= present - 1
-                        for i in range(r.n):
-                            k.ccnt[nused >> 4] |= (<u64>ks_popcount(
-                                s.hands[i] & rs & r.class_mask[cl])) << (4 * (nused & 15))
-                            nused += 1
-                else:
-                    run = 0
-                    x = rs
-                    c = weakest(r, x)
-                    cl = r.card_class[c]
-                    while x:
-                        c = weakest(r, x)
-                        if r.card_class[c] != cl:
-                            break
-                        run |= (<u64>1) << c
-                        x &= ~((<u64>1) << c)
-                    forced |= rs & ~run
+                field = (<u64>ks_popcount(rs)) | ((<u64>cl) << 4)
             else:
-                m |= suit_bits(su)
-                field = 13 | (1 << 8)
-                forced |= suit_bits(su)
-                absl |= rs
-        meta |= field << (6 + 9 * su)
+                nb = 4 * ks_popcount(rs)
+                if r.n_classes <= 16 and used + nb <= 128:
+                    if ks_fast_pext():
+                        # the class nibbles of the live ranks, packed: one pdep, one pext
+                        seq = ks_pext(r.suit_nib[su],
+                                      ks_pdep(rs >> (16 * su), <u64>0x1111111111111ULL) * 0xF)
+                    else:
+                        seq = 0
+                        x = rs
+                        j = 0
+                        while x:
+                            seq |= (<u64>r.card_class[ks_ctz(x)]) << (4 * j)
+                            x &= x - 1
+                            j += 1
+                    if used < 64:
+                        k.cls[0] |= seq << used
+                        if used + nb > 64:
+                            k.cls[1] |= seq >> (64 - used)
+                    else:
+                        k.cls[1] |= seq << (used - 64)
+                    used += nb
+                    m |= rs
+                    field = (<u64>ks_popcount(rs)) | ((<u64>MAX_CLASSES) << 4)
+                    # The weaker cards may stay anonymous when every seat's count of
+                    # each class in the suit is part of the signature; if those counts
+                    # do not fit, only the weakest run of one class may.
+                    present = 0
+                    x = r.suit_classes[su]
+                    while x:
+                        cl = ks_ctz(x)
+                        x &= x - 1
+                        if rs & r.class_mask[cl]:
+                            present |= 1 << cl
+                    present &= ~(1 << r.card_class[ks_ctz(rs)])
+                    nc = ks_popcount(present) * r.n
+                    if nused + nc <= 4 * CCNT_WORDS * 4:
+                        while present:
+                            cl = ks_ctz(present)
+                            present &= present - 1
+                            for i in range(r.n):
+                                k.ccnt[nused >> 4] |= (<u64>ks_popcount(
+                                    s.hands[i] & rs & r.class_mask[cl])) << (4 * (nused & 15))
+                                nused += 1
+                    else:
+                        run = 0
+                        x = rs
+                        c = weakest(r, x)
+                        cl = r.card_class[c]
+                        while x:
+                            c = weakest(r, x)
+                            if r.card_class[c] != cl:
+                                break
+                            run |= (<u64>1) << c
+                            x &= ~((<u64>1) << c)
+                        forced |= rs & ~run
+                else:
+                    m |= suit_bits(su)
+                    field = 13 | (1 << 8)
+                    forced |= suit_bits(su)
+                    absl |= rs
+            meta |= field << (6 + 9 * su)
     k.meta = meta
     k.lens = lens
     k.cmask = m
@@ -147,11 +153,13 @@ cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
     k.absl = absl
     for i in range(3):
         k.key[i] = ks_pext(s.hands[i], m)
-    h = (meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
-         + k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
-         + absl * <u64>0x94D049BB133111EBULL + k.ccnt[0] * <u64>0xD1B54A32D192ED03ULL
-         + k.ccnt[1] * <u64>0xAEF17502108EF2D9ULL + k.ccnt[2] * <u64>0x9FB21C651E98DF25ULL
-         + k.ccnt[3] * <u64>0xE7037ED1A0B428DBULL)
+    h = meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
+    if used or nused or absl:
+        # (cls, ccnt and absl are all zero otherwise)
+        h += (k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
+              + absl * <u64>0x94D049BB133111EBULL + k.ccnt[0] * <u64>0xD1B54A32D192ED03ULL
+              + k.ccnt[1] * <u64>0xAEF17502108EF2D9ULL + k.ccnt[2] * <u64>0x9FB21C651E98DF25ULL
+              + k.ccnt[3] * <u64>0xE7037ED1A0B428DBULL)
     h ^= h >> 31
     h *= <u64>0xBF58476D1CE4E5B9ULL
     h ^= h >> 29
