@@ -692,7 +692,8 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
     # every trick left), or -1; fed_rel its marks.
     cdef Rules* r = &s.r
     cdef int L = s.leader, X, su, w
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, m
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, os, m
+    cdef u64 lead = s.hands[L], lead_free = s.hands[L] & ~r.lead_restricted
     cdef bint ok, covers, shares
     fed[0] = -1
     for X in range(r.n):
@@ -701,29 +702,37 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
         others = live & ~s.hands[X]
         if r.trump >= 0 and (others & suit_bits(r.trump)):
             continue
+        # the condition first (it rejects almost every seat), then how the
+        # leader's suits meet X's
         ok = True
-        covers = True
-        shares = False
         m = 0
         for su in range(4):
             sb = suit_bits(su)
             mine = s.hands[X] & sb
-            if mine == 0:
-                if s.hands[L] & sb:
-                    covers = False       # the leader could lead a suit X is void in
+            os = others & sb
+            if mine == 0 or os == 0:
                 continue
-            if (s.hands[L] & sb & ~r.lead_restricted) or (
-                    (s.hands[L] & sb) and (s.hands[L] & ~r.lead_restricted) == 0):
-                shares = True            # the leader may lead this suit
             w = weakest(r, mine)
-            if others & sb & r.stronger[w]:
+            if os & r.stronger[w]:
                 ok = False
                 break
-            if others & sb:
-                m |= (<u64>1) << w
+            m |= (<u64>1) << w
         if not ok:
             continue
-        if X == L or covers:
+        if X == L:
+            rel[0] = m
+            return X
+        covers = True
+        shares = False
+        for su in range(4):
+            sb = suit_bits(su)
+            if (lead & sb) == 0:
+                continue
+            if (s.hands[X] & sb) == 0:
+                covers = False           # the leader could lead a suit X is void in
+            elif (lead_free & sb) or lead_free == 0:
+                shares = True            # the leader may lead this suit
+        if covers:
             rel[0] = m
             return X
         if shares and fed[0] < 0:
