@@ -676,6 +676,20 @@ cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     return False
 
 
+cdef inline u64 below_lowest(u64 x) noexcept nogil:
+    # In each suit (a 16-bit lane of a card set): the card positions below
+    # x's lowest card of the suit, all 13 when x holds none.  Setting bit 13
+    # of every lane before subtracting 1 keeps each borrow inside its lane.
+    return ~x & ((x | <u64>0x2000200020002000ULL) - <u64>0x0001000100010001ULL) & (
+        <u64>0x1FFF1FFF1FFF1FFFULL)
+
+
+cdef inline u64 suits_held(u64 x) noexcept nogil:
+    # Bit 15 of each suit's lane, set when the card set x holds a card of the
+    # suit (13 bits a lane: adding 0x7FFF never carries into the next lane).
+    return (x + <u64>0x7FFF7FFF7FFF7FFFULL) & <u64>0x8000800080008000ULL
+
+
 cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
     # At a trick's start: a seat X every card of which beats every card of its
     # suit held by the other seats, with no trump elsewhere, wins every trick
@@ -691,47 +705,41 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
     # but holds another one (the leader may choose to lead it; then X wins
     # every trick left), or -1; fed_rel its marks.
     cdef Rules* r = &s.r
-    cdef int L = s.leader, X, su, w
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, os, m
+    cdef int L = s.leader, X, su
+    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, m, held
     cdef u64 lead = s.hands[L], lead_free = s.hands[L] & ~r.lead_restricted
-    cdef bint ok, covers, shares
+    cdef bint covers, shares
     fed[0] = -1
     for X in range(r.n):
-        if s.hands[X] == 0:
+        mine = s.hands[X]
+        if mine == 0:
             continue
-        others = live & ~s.hands[X]
+        others = live & ~mine
         if r.trump >= 0 and (others & suit_bits(r.trump)):
             continue
-        # the condition first (it rejects almost every seat), then how the
-        # leader's suits meet X's
-        ok = True
+        # The condition in every suit at once (it rejects almost every seat):
+        # no card of the others beats X's weakest card of the suit.  By
+        # position in the suit's bits, the others' cards all lie below X's
+        # lowest one, or, when inverted (lower positions stronger), X's cards
+        # all lie below the others' lowest one.
+        if r.inverted:
+            if mine & ~below_lowest(others):
+                continue
+        elif others & ~below_lowest(mine):
+            continue
         m = 0
         for su in range(4):
             sb = suit_bits(su)
-            mine = s.hands[X] & sb
-            os = others & sb
-            if mine == 0 or os == 0:
-                continue
-            w = weakest(r, mine)
-            if os & r.stronger[w]:
-                ok = False
-                break
-            m |= (<u64>1) << w
-        if not ok:
-            continue
+            if (mine & sb) and (others & sb):
+                m |= (<u64>1) << weakest(r, mine & sb)
         if X == L:
             rel[0] = m
             return X
-        covers = True
-        shares = False
-        for su in range(4):
-            sb = suit_bits(su)
-            if (lead & sb) == 0:
-                continue
-            if (s.hands[X] & sb) == 0:
-                covers = False           # the leader could lead a suit X is void in
-            elif (lead_free & sb) or lead_free == 0:
-                shares = True            # the leader may lead this suit
+        held = suits_held(mine)
+        # X holds every suit the leader holds, or it misses one (the leader
+        # could lead it) but holds one the leader may lead
+        covers = (suits_held(lead) & ~held) == 0
+        shares = (suits_held(lead_free if lead_free else lead) & held) != 0
         if covers:
             rel[0] = m
             return X
