@@ -1,19 +1,6 @@
 # Quick bounds (included by _core.pyx): what the side can still win at most
 # and must win at least, before any search.
 
-cdef inline void close_points(Solver* s, int* trick, int sign) noexcept nogil:
-    # A trick closes (sign -1) or reopens (+1): its cards leave (rejoin) the live points.
-    cdef int k, p
-    if s.r.point_cards == 0:
-        return
-    for k in range(s.r.n):
-        p = s.r.card_points[trick[k]]
-        if p > 0:
-            s.live_pos += sign * p
-        elif p < 0:
-            s.live_neg += sign * p
-
-
 cdef void live_points(Solver* s) noexcept nogil:
     # live_pos / live_neg from scratch: the cards in hands and on the table.
     cdef u64 x = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
@@ -690,7 +677,7 @@ cdef inline u64 suits_held(u64 x) noexcept nogil:
     return (x + <u64>0x7FFF7FFF7FFF7FFFULL) & <u64>0x8000800080008000ULL
 
 
-cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
+cdef int seat_takes_all(Solver* s, u64 live, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
     # At a trick's start: a seat X every card of which beats every card of its
     # suit held by the other seats, with no trump elsewhere, wins every trick
     # left whatever anybody plays, when it leads (the card it leads is the
@@ -703,10 +690,10 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
     # condition throughout the partition).
     # fed: such a seat X, not on lead, that misses a suit the leader holds
     # but holds another one (the leader may choose to lead it; then X wins
-    # every trick left), or -1; fed_rel its marks.
+    # every trick left), or -1; fed_rel its marks.  live: the cards in the hands.
     cdef Rules* r = &s.r
     cdef int L = s.leader, X, su
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, m, held
+    cdef u64 others, sb, mine, m, held
     cdef u64 lead = s.hands[L], lead_free = s.hands[L] & ~r.lead_restricted
     cdef bint covers, shares
     fed[0] = -1
