@@ -89,7 +89,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
         maximize = (s.side >> seat) & 1
         first = -1
         if s.np == 0:
-            tt_make_key(s, &key)
+            tt_make_key(s, s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], &key)
             tt_lookup(s, &key, VAL_INF, &dummy, &mark, &first)
         nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
         if nm > 1:

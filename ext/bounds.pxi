@@ -1,19 +1,6 @@
 # Quick bounds (included by _core.pyx): what the side can still win at most
 # and must win at least, before any search.
 
-cdef inline void close_points(Solver* s, int* trick, int sign) noexcept nogil:
-    # A trick closes (sign -1) or reopens (+1): its cards leave (rejoin) the live points.
-    cdef int k, p
-    if s.r.point_cards == 0:
-        return
-    for k in range(s.r.n):
-        p = s.r.card_points[trick[k]]
-        if p > 0:
-            s.live_pos += sign * p
-        elif p < 0:
-            s.live_neg += sign * p
-
-
 cdef void live_points(Solver* s) noexcept nogil:
     # live_pos / live_neg from scratch: the cards in hands and on the table.
     cdef u64 x = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
@@ -676,7 +663,21 @@ cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     return False
 
 
-cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
+cdef inline u64 below_lowest(u64 x) noexcept nogil:
+    # In each suit (a 16-bit lane of a card set): the card positions below
+    # x's lowest card of the suit, all 13 when x holds none.  Setting bit 13
+    # of every lane before subtracting 1 keeps each borrow inside its lane.
+    return ~x & ((x | <u64>0x2000200020002000ULL) - <u64>0x0001000100010001ULL) & (
+        <u64>0x1FFF1FFF1FFF1FFFULL)
+
+
+cdef inline u64 suits_held(u64 x) noexcept nogil:
+    # Bit 15 of each suit's lane, set when the card set x holds a card of the
+    # suit (13 bits a lane: adding 0x7FFF never carries into the next lane).
+    return (x + <u64>0x7FFF7FFF7FFF7FFFULL) & <u64>0x8000800080008000ULL
+
+
+cdef int seat_takes_all(Solver* s, u64 live, u64* rel, int* fed, u64* fed_rel) noexcept nogil:
     # At a trick's start: a seat X every card of which beats every card of its
     # suit held by the other seats, with no trump elsewhere, wins every trick
     # left whatever anybody plays, when it leads (the card it leads is the
@@ -689,41 +690,44 @@ cdef int seat_takes_all(Solver* s, u64* rel, int* fed, u64* fed_rel) noexcept no
     # condition throughout the partition).
     # fed: such a seat X, not on lead, that misses a suit the leader holds
     # but holds another one (the leader may choose to lead it; then X wins
-    # every trick left), or -1; fed_rel its marks.
+    # every trick left), or -1; fed_rel its marks.  live: the cards in the hands.
     cdef Rules* r = &s.r
-    cdef int L = s.leader, X, su, w
-    cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3], others, sb, mine, m
-    cdef bint ok, covers, shares
+    cdef int L = s.leader, X, su
+    cdef u64 others, sb, mine, m, held
+    cdef u64 lead = s.hands[L], lead_free = s.hands[L] & ~r.lead_restricted
+    cdef bint covers, shares
     fed[0] = -1
     for X in range(r.n):
-        if s.hands[X] == 0:
+        mine = s.hands[X]
+        if mine == 0:
             continue
-        others = live & ~s.hands[X]
+        others = live & ~mine
         if r.trump >= 0 and (others & suit_bits(r.trump)):
             continue
-        ok = True
-        covers = True
-        shares = False
+        # The condition in every suit at once (it rejects almost every seat):
+        # no card of the others beats X's weakest card of the suit.  By
+        # position in the suit's bits, the others' cards all lie below X's
+        # lowest one, or, when inverted (lower positions stronger), X's cards
+        # all lie below the others' lowest one.
+        if r.inverted:
+            if mine & ~below_lowest(others):
+                continue
+        elif others & ~below_lowest(mine):
+            continue
         m = 0
         for su in range(4):
             sb = suit_bits(su)
-            mine = s.hands[X] & sb
-            if mine == 0:
-                if s.hands[L] & sb:
-                    covers = False       # the leader could lead a suit X is void in
-                continue
-            if (s.hands[L] & sb & ~r.lead_restricted) or (
-                    (s.hands[L] & sb) and (s.hands[L] & ~r.lead_restricted) == 0):
-                shares = True            # the leader may lead this suit
-            w = weakest(r, mine)
-            if others & sb & r.stronger[w]:
-                ok = False
-                break
-            if others & sb:
-                m |= (<u64>1) << w
-        if not ok:
-            continue
-        if X == L or covers:
+            if (mine & sb) and (others & sb):
+                m |= (<u64>1) << weakest(r, mine & sb)
+        if X == L:
+            rel[0] = m
+            return X
+        held = suits_held(mine)
+        # X holds every suit the leader holds, or it misses one (the leader
+        # could lead it) but holds one the leader may lead
+        covers = (suits_held(lead) & ~held) == 0
+        shares = (suits_held(lead_free if lead_free else lead) & held) != 0
+        if covers:
             rel[0] = m
             return X
         if shares and fed[0] < 0:

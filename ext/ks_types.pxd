@@ -130,6 +130,8 @@ cdef struct Solver:
     int leader                     # seat that led (or leads) the current trick
     int live_pos                   # sum of the positive card_points of the cards not in a closed trick
     int live_neg                   # the same for the negative ones
+    int closed_pos[MAX_TRICKS + 1] # by trick index: the positive and negative card_points of
+    int closed_neg[MAX_TRICKS + 1] # the trick play_card closed (undo_card adds them back)
     int np                         # cards already played to the current trick
     int tstack[MAX_TRICKS + 1][MAX_SEATS]  # cards of each trick by trick index, leader first
     int* trick                     # tstack[trick_index]: the current trick

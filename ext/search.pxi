@@ -10,19 +10,27 @@
 # card of its suit, plus what the cut-offs used.  At a node that cuts off it
 # is the cutting child's set; otherwise the union over the children.
 
-cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark) noexcept nogil:
+cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark,
+                              int* cpos, int* cneg) noexcept nogil:
     # Winner seat and points of a complete trick led by s.leader; mark = the
-    # winning card if it beat another card of its suit (its rank decided), else 0.
+    # winning card if it beat another card of its suit (its rank decided), else 0;
+    # cpos, cneg = the sums of its cards' positive and negative card_points.
     cdef Rules* r = &s.r
-    cdef int w = 0, k, p = r.trick_points[s.trick_index]
+    cdef int w = 0, k, p, dp = 0, dn = 0
     cdef u64 cards = 0
     for k in range(r.n):
-        p += r.card_points[trick[k]]
+        p = r.card_points[trick[k]]
+        if p > 0:
+            dp += p
+        else:
+            dn += p
         cards |= (<u64>1) << trick[k]
         if k > 0 and beats(r, trick[k], trick[w]):
             w = k
     winner[0] = seat_plus(s.leader, w, r.n)
-    pts[0] = p
+    pts[0] = r.trick_points[s.trick_index] + dp + dn
+    cpos[0] = dp
+    cneg[0] = dn
     # by rank: another card of the winner's suit is in the trick
     cards &= suit_bits(trick[w] >> 4)
     mark[0] = ((<u64>1) << trick[w]) if cards & (cards - 1) else 0
@@ -30,13 +38,13 @@ cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64*
 
 cdef int last_trick(Solver* s, u64* rel) noexcept nogil:
     # Everybody holds one card: the value is forced.
-    cdef int k, seat, w, p
+    cdef int k, seat, w, p, cpos, cneg
     cdef int n = s.r.n
     cdef int trick[MAX_SEATS]
     for k in range(n):
         seat = seat_plus(s.leader, k, n)
         trick[k] = ks_ctz(s.hands[seat])
-    trick_result(s, trick, &w, &p, rel)
+    trick_result(s, trick, &w, &p, rel, &cpos, &cneg)
     s.nodes += n
     return p if (s.side >> w) & 1 else 0
 
@@ -86,8 +94,11 @@ cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noex
     gain[0] = 0
     mark[0] = 0
     if s.np + 1 == n:
-        trick_result(s, s.trick, &w, &pts, mark)
-        close_points(s, s.trick, -1)
+        # its cards leave the live points (undo_card puts them back)
+        trick_result(s, s.trick, &w, &pts, mark, &s.closed_pos[s.trick_index],
+                     &s.closed_neg[s.trick_index])
+        s.live_pos -= s.closed_pos[s.trick_index]
+        s.live_neg -= s.closed_neg[s.trick_index]
         gain[0] = pts if (s.side >> w) & 1 else 0
         s.leader = w
         s.np = 0
@@ -105,7 +116,8 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
         s.trick = s.tstack[s.trick_index]
         s.np = s.r.n - 1
         s.leader = old_leader
-        close_points(s, s.trick, 1)
+        s.live_pos += s.closed_pos[s.trick_index]
+        s.live_neg += s.closed_neg[s.trick_index]
     else:
         s.np -= 1
     s.hands[seat] |= (<u64>1) << c
@@ -314,7 +326,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
     cdef u64 tops[MAX_TRICKS]
-    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0
+    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held
     cdef TTKey key
     rel[0] = 0
     if np == 0:
@@ -331,11 +343,12 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             return ub
         no_loss = r.tp_neg_count[s.trick_index + ncards] == r.tp_neg_count[s.trick_index] and (
             s.live_neg == 0)
-        trick_game = no_loss and ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & r.point_cards) == 0
+        held = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
+        trick_game = no_loss and (held & r.point_cards) == 0
         if not trick_game:
             # one seat surely wins every trick left: its team gets every point
             # left (in a trick game the quick tricks find this and more)
-            i = seat_takes_all(s, rel, &fed, &drel)
+            i = seat_takes_all(s, held, rel, &fed, &drel)
             if i >= 0:
                 return lb + ub if (s.side >> i) & 1 else 0
             if fed >= 0 and (lb == 0 or ub == 0):
@@ -361,7 +374,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 and loses_next_two_tricks(s, s.single, rel)):
             # ... nor the next one
             return lb - r.trick_points[s.trick_index] - r.trick_points[s.trick_index + 1]
-        tt_make_key(s, &key)
+        tt_make_key(s, held, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v
         if s.duck != NULL and s.single >= 0 and beta <= 0 and ncards <= s.duck_cards:

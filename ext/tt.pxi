@@ -58,9 +58,9 @@ cdef struct TTKey:
     u64 hash                       # hash of the signature (meta, lens, cls, absl, ccnt)
 
 
-cdef inline void tt_make_key(Solver* s, TTKey* k) noexcept nogil:
+cdef inline void tt_make_key(Solver* s, u64 rem, TTKey* k) noexcept nogil:
+    # rem: the cards in the hands (at a trick's start, every live card)
     cdef Rules* r = &s.r
-    cdef u64 rem = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
     cdef u64 m = 0, rs, field, seq, x, lens = 0, forced = 0, run, h, absl = 0
     cdef u64 meta = (<u64>s.leader) | ((<u64>s.trick_index) << 2)
     cdef int su, cl, i, nb, j, c, used = 0, nused = 0, nc
