@@ -871,44 +871,32 @@ cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
     return True
 
 
-cdef inline bint stays_below(Rules* r, Solver* s, int x, u64 sb, int c) noexcept nogil:
-    # Does some seat other than x hold two cards or more of the suit sb, every
-    # one of them beating card c?
-    cdef int o
-    cdef u64 hs
-    for o in range(r.n):
-        if o != x:
-            hs = s.hands[o] & sb
-            if (hs & (hs - 1)) != 0 and (hs & ~r.stronger[c]) == 0:
-                return True
-    return False
-
-
-cdef bint loses_next_two_tricks(Solver* s, int x, u64* rel) noexcept nogil:
-    # Can seat x, alone against the others, make sure it wins neither the trick
-    # about to start nor the next one (no trump live)?  Then it escapes at
-    # least those two tricks' points.  For x's weakest card a1 of a suit and
-    # its second weakest a2 (a1 if it holds one), call the suit safe when some
-    # other seat h holds two cards or more of it, all beating a2: h follows
-    # with one of them in the first trick (or discards one), and in both
-    # tricks h's cards lie above the card x plays to the suit (a1, then a2).
-    # Not on lead: every suit another seat holds (any of them may lead the
-    # second trick) is safe or void in x's hand.  x plays its weakest card of
-    # the suit led, and when void discards any card (one it must discard, if
-    # it holds one): in the second trick its weakest card of any suit is still
-    # a1 or a2, below h's cards.
-    # On lead: x leads a1 of a safe suit (a card it may lead); h follows above
-    # it, and then as before (x's weakest of that suit is now a2).
-    # rel gets a1 of each suit the test looks at: every card of the suit from
-    # it up keeps its owner (a2 and h's cards among them).
+cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
+    # How many of the next tricks (at most nt) can seat x, alone against the
+    # others, make sure it wins none of (no trump live)?  Then it escapes at
+    # least those tricks' points.  A suit is k-safe when some other seat h
+    # holds k cards or more of it, all beating a_k, x's min(k, length)-th
+    # weakest card of the suit: over k tricks h keeps one of them at least
+    # (it plays or discards one card a trick), and x, playing its weakest card
+    # of the suit led each time and discarding any card when void (one it
+    # must discard, if it holds one), has parted with fewer than k cards
+    # before each of them, so its weakest card of every suit is a_k or
+    # weaker, below h's cards.  The answer is the largest k for which every
+    # suit another seat holds is k-safe or void in x's hand (any of them may
+    # lead after the first trick); on lead, x also needs a suit at least
+    # 1-safe whose weakest card it may lead (it starts with that card).  0 if
+    # none.
+    # rel gets x's weakest card of each suit the answer looks at: every card
+    # of the suit from it up keeps its owner, and so do the counts that make
+    # up k (x's cards below h's weakest card, h's length).
     cdef Rules* r = &s.r
-    cdef u64 mine = s.hands[x], xs, others = 0, m = 0, sb
-    cdef int o, su, a1, a2
+    cdef u64 mine = s.hands[x], xs, hs, sb, others = 0, m = 0
+    cdef int o, su, k = nt, ks, kh, j, a1
     cdef bint lead_found = False
     if s.np != 0:
-        return False
+        return 0
     if r.trump >= 0 and ((s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]) & suit_bits(r.trump)):
-        return False
+        return 0
     for o in range(r.n):
         if o != x:
             others |= s.hands[o]
@@ -917,21 +905,33 @@ cdef bint loses_next_two_tricks(Solver* s, int x, u64* rel) noexcept nogil:
         xs = mine & sb
         if xs == 0 or (others & sb) == 0:
             continue
+        ks = 0
+        for o in range(r.n):
+            if o == x:
+                continue
+            hs = s.hands[o] & sb
+            if hs == 0:
+                continue
+            # j: x's cards of the suit below h's weakest card
+            j = ks_popcount(xs & ~r.stronger[weakest(r, hs)])
+            kh = ks_popcount(hs)
+            if j < ks_popcount(xs) and j < kh:
+                kh = j
+            if kh > ks:
+                ks = kh
+        if ks == 0:
+            return 0
         a1 = weakest(r, xs)
-        a2 = a1
-        if xs & (xs - 1):
-            a2 = weakest(r, xs & ~((<u64>1) << a1))
-        if stays_below(r, s, x, sb, a2):
-            m |= (<u64>1) << a1
-            if s.leader == x and not lead_found and (
-                    not ((r.lead_restricted >> a1) & 1) or (mine & ~r.lead_restricted) == 0):
-                lead_found = True
-        else:
-            return False
+        if s.leader == x and not lead_found and (
+                not ((r.lead_restricted >> a1) & 1) or (mine & ~r.lead_restricted) == 0):
+            lead_found = True
+        if ks < k:
+            k = ks
+        m |= (<u64>1) << a1
     if s.leader == x and not lead_found:
-        return False
+        return 0
     rel[0] |= m
-    return True
+    return k
 
 
 cdef bint second_hand_tricks(Solver* s, int beta, int total_ub, int* v, u64* rel) noexcept nogil:

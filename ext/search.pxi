@@ -369,11 +369,14 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # least the trick's own points (every other point it may take is
             # counted in lb at its worst)
             return lb - r.trick_points[s.trick_index]
-        if (s.single >= 0 and ncards >= 2 and r.trick_points[s.trick_index + 1] < 0
-                and lb - r.trick_points[s.trick_index] - r.trick_points[s.trick_index + 1] >= beta
-                and loses_next_two_tricks(s, s.single, rel)):
-            # ... nor the next one
-            return lb - r.trick_points[s.trick_index] - r.trick_points[s.trick_index + 1]
+        if (s.single >= 0 and ncards >= 2
+                and lb - (r.tp_neg[s.trick_index + ncards] - r.tp_neg[s.trick_index]) >= beta):
+            # ... nor the next k tricks (escaping them all could settle the test)
+            drel = 0
+            i = tricks_escaped(s, s.single, ncards, &drel)
+            if i >= 2 and lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index]) >= beta:
+                rel[0] = drel
+                return lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index])
         tt_make_key(s, held, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v

@@ -539,6 +539,20 @@ def test_lone_seat_that_need_not_win_the_next_two_tricks_settled_before_search()
         settled_before_search(rules, hands, 0, 10, side, -1, True)
 
 
+def test_lone_seat_that_need_not_win_the_next_three_tricks_settled_before_search():
+    """The same over three tricks: x holds S 2 3 4 9 against S 5 (one seat)
+    and S 6 7 8 (another, three cards all above x's third weakest), so x wins
+    none of the next three tricks and "takes at most one of the four" is
+    settled before any search, on lead or behind the leader (the ballot of a
+    seat ducking every round fails: S 9 is above S 8)."""
+    rules = Rules(4, trick_points=[-1] * 13)
+    for side, hands in ((0b0010, hands_of("S6 S7 S8 H2", "S2 S3 S4 S9", "D2 D3 D4 D5", "S5 H3 H4 H5")),
+                        (0b0001, hands_of("S2 S3 S4 S9", "S6 S7 S8 H2", "D2 D3 D4 D5", "S5 H3 H4 H5"))):
+        v, _ = agrees_with_oracle(rules, hands, 0, 9, side)
+        assert v >= -1
+        settled_before_search(rules, hands, 0, 9, side, -1, True)
+
+
 def test_trick_nodes_count_the_positions_at_a_trick_start():
     """trick_nodes (DDS's node count) is the number of tricks completed in the
     search: at most the nodes, and reset with the other statistics.  (Spades
