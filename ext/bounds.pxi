@@ -847,9 +847,7 @@ cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
         if s.leader != x and (s.hands[s.leader] & suit_bits(su)) == 0:
             continue                   # the leader cannot lead this suit
         if xs == 0:
-            if s.leader == x:
-                continue
-            continue                   # x discards: it does not win
+            continue                   # x cannot lead it, or it discards: it does not win
         c = weakest(r, xs)
         found = False
         for o in range(r.n):
@@ -891,7 +889,7 @@ cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
     # up k (x's cards below h's weakest card, h's length).
     cdef Rules* r = &s.r
     cdef u64 mine = s.hands[x], xs, hs, sb, others = 0, m = 0
-    cdef int o, su, k = nt, ks, kh, j, a1
+    cdef int o, su, k = nt, ks, kh, j, a1, nx
     cdef bint lead_found = False
     if s.np != 0:
         return 0
@@ -906,6 +904,7 @@ cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
         if xs == 0 or (others & sb) == 0:
             continue
         ks = 0
+        nx = ks_popcount(xs)
         for o in range(r.n):
             if o == x:
                 continue
@@ -915,7 +914,7 @@ cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
             # j: x's cards of the suit below h's weakest card
             j = ks_popcount(xs & ~r.stronger[weakest(r, hs)])
             kh = ks_popcount(hs)
-            if j < ks_popcount(xs) and j < kh:
+            if j < nx and j < kh:
                 kh = j
             if kh > ks:
                 ks = kh

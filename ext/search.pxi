@@ -374,9 +374,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # ... nor the next k tricks (escaping them all could settle the test)
             drel = 0
             i = tricks_escaped(s, s.single, ncards, &drel)
-            if i >= 2 and lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index]) >= beta:
+            v = lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index])
+            if i >= 2 and v >= beta:
                 rel[0] = drel
-                return lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index])
+                return v
         tt_make_key(s, held, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v

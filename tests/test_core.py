@@ -524,33 +524,30 @@ def test_lone_seat_that_need_not_win_this_trick_settled_before_search():
     settled_before_search(rules, behind, 0, 10, 0b0010, -2, True)
 
 
-def test_lone_seat_that_need_not_win_the_next_two_tricks_settled_before_search():
+@pytest.mark.parametrize("trick_index, hands_behind, hands_on_lead", [
+    # two tricks: S 2 3 8 against S 4 and S 6 7
+    (10, ("S6 S7 H2", "S2 S3 S8", "D2 D3 D4", "S4 H3 H4"),
+     ("S2 S3 S8", "S6 S7 H2", "D2 D3 D4", "S4 H3 H4")),
+    # three tricks: S 2 3 4 9 against S 5 and S 6 7 8
+    (9, ("S6 S7 S8 H2", "S2 S3 S4 S9", "D2 D3 D4 D5", "S5 H3 H4 H5"),
+     ("S2 S3 S4 S9", "S6 S7 S8 H2", "D2 D3 D4 D5", "S5 H3 H4 H5")),
+], ids=["two-tricks", "three-tricks"])
+def test_lone_seat_that_need_not_win_the_next_tricks_settled_before_search(
+        trick_index, hands_behind, hands_on_lead):
     """Every trick costs 1.  Seat x holds S 2 3 8 against S 4 (one seat) and
     S 6 7 (another): the ballot of a seat ducking every round fails (S 8 is
     above the third weakest of the others' spades), but x plays S 2 and then
     S 3 under S 6 7 (or discards) and wins neither of the next two tricks, so
     "takes at most one of the three" is settled before any search, on lead
-    (x leads S 2) or behind the leader.  The values are the oracle's."""
+    (x leads S 2) or behind the leader.  The same over three tricks: x holds
+    S 2 3 4 9 against S 5 and S 6 7 8 (three cards all above x's third
+    weakest), and "takes at most one of the four" is settled (S 9 is above
+    S 8).  The values are the oracle's."""
     rules = Rules(4, trick_points=[-1] * 13)
-    for side, hands in ((0b0010, hands_of("S6 S7 H2", "S2 S3 S8", "D2 D3 D4", "S4 H3 H4")),
-                        (0b0001, hands_of("S2 S3 S8", "S6 S7 H2", "D2 D3 D4", "S4 H3 H4"))):
-        v, _ = agrees_with_oracle(rules, hands, 0, 10, side)
+    for side, hands in ((0b0010, hands_of(*hands_behind)), (0b0001, hands_of(*hands_on_lead))):
+        v, _ = agrees_with_oracle(rules, hands, 0, trick_index, side)
         assert v >= -1
-        settled_before_search(rules, hands, 0, 10, side, -1, True)
-
-
-def test_lone_seat_that_need_not_win_the_next_three_tricks_settled_before_search():
-    """The same over three tricks: x holds S 2 3 4 9 against S 5 (one seat)
-    and S 6 7 8 (another, three cards all above x's third weakest), so x wins
-    none of the next three tricks and "takes at most one of the four" is
-    settled before any search, on lead or behind the leader (the ballot of a
-    seat ducking every round fails: S 9 is above S 8)."""
-    rules = Rules(4, trick_points=[-1] * 13)
-    for side, hands in ((0b0010, hands_of("S6 S7 S8 H2", "S2 S3 S4 S9", "D2 D3 D4 D5", "S5 H3 H4 H5")),
-                        (0b0001, hands_of("S2 S3 S4 S9", "S6 S7 S8 H2", "D2 D3 D4 D5", "S5 H3 H4 H5"))):
-        v, _ = agrees_with_oracle(rules, hands, 0, 9, side)
-        assert v >= -1
-        settled_before_search(rules, hands, 0, 9, side, -1, True)
+        settled_before_search(rules, hands, 0, trick_index, side, -1, True)
 
 
 def test_trick_nodes_count_the_positions_at_a_trick_start():
