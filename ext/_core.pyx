@@ -538,6 +538,7 @@ cdef class Search:
         self.s.tt_hits = 0
         self.s.tt_probes = 0
         self.s.tt_full = 0
+        self.s.tt_swept = 0
         self.s.tt_evicted = 0
         for i in range(2):
             self.s.duck_at[i][0] = 0
@@ -568,8 +569,16 @@ cdef class Search:
 
     @property
     def tt_full(self):
-        """Times the chunks ran out and the table was emptied (since reset_stats)."""
+        """Times the chunks ran out (since reset_stats): each time the signatures
+        of the smallest subtrees are freed (counted in tt_swept), or, when that
+        frees nothing, the whole table is emptied."""
         return self.s.tt_full
+
+    @property
+    def tt_swept(self):
+        """Times the table freed the signatures of its smallest subtrees to make
+        room (since reset_stats; see tt_sweep in tt.pxi)."""
+        return self.s.tt_swept
 
     @property
     def cut_stats(self):

@@ -141,7 +141,8 @@ cdef struct Solver:
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
     int64_t tt_evicted             # signatures evicted to make room for another
-    int64_t tt_full                # times the chunks ran out and the table was emptied
+    int64_t tt_full                # times the chunks ran out (see tt_sweep)
+    int64_t tt_swept               # ... and the smaller subtrees' signatures were freed
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
     Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or NULL:
                                    # ducks[single], the table of the side's one seat

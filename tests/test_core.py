@@ -211,6 +211,27 @@ def test_warm_table_across_sides_and_queries():
             assert dict(s.card_values(hands, leader, trick, 0, side)) == cv
 
 
+@pytest.mark.parametrize("trick_index", [0, 9])
+def test_table_that_runs_out_of_room_frees_small_subtrees_and_stays_exact(trick_index):
+    """A table of 2**4 entries runs out of room within one search: it frees the
+    signatures of the smallest subtrees (their chunks go back to the free list,
+    their entries by exact position are retired) and goes on, exact.  Trick 9 of
+    a 13-trick deal uses the index by exact position as well (long deals)."""
+    rnd = random.Random(11 + trick_index)
+    s = Search(4)
+    for it in range(25):
+        n = rnd.choice([3, 4])
+        rules = random_rules(rnd, n, 13, sparse=rnd.random() < 0.5)
+        s.configure(*rules.args())
+        hands, leader, trick = random_position(rnd, n, 4, played=rnd.randint(0, n - 1))
+        for side in rnd.sample(range(1, 1 << n), 2):
+            v, cv = oracle(rules, hands, leader, trick, trick_index, side)
+            assert s.value(hands, leader, trick, trick_index, side) == v
+            assert dict(s.card_values(hands, leader, trick, trick_index, side)) == cv
+    assert s.tt_swept > 0
+    assert s.tt_swept == s.tt_full   # every time, something was small enough to free
+
+
 def random_lengths(rnd: random.Random, n, per_hand):
     """lens[seat][suit]: how many cards of each suit each of n seats holds."""
     lens = []
@@ -333,10 +354,13 @@ def test_duck_tables_kept_across_contracts_and_seats(seed):
     is kept across contracts whose duck rules are the same (seats, trump, rank
     order, tricks, lead and discard restrictions), whatever their points, and
     emptied when one of those rules changes.  One Search answers a run of such
-    contracts, lone seats in any order, exactly as the oracle does."""
+    contracts, lone seats in any order, exactly as the oracle does.  From
+    trick 9 of 13 on (a long deal), what the duck solver finds is also stored
+    in the main table."""
     rnd = random.Random(seed)
     n = rnd.choice([3, 4])
     per_hand = rnd.randint(2, 4)
+    ti = rnd.choice([0, 9])
     s = Search(10)
     restrictions = [(0, 0), (SUIT[1], 0), (SUIT[1], 1 << (16 + 11)), (0, SUIT[rnd.randrange(4)])]
     lr, df = rnd.choice(restrictions)
@@ -351,8 +375,8 @@ def test_duck_tables_kept_across_contracts_and_seats(seed):
                       lead_restricted=lr, discard_forced=df)
         s.configure(*rules.args())
         for seat in rnd.sample(range(n), n):
-            v, _ = oracle(rules, hands, leader, trick, 0, 1 << seat)
-            assert s.value(hands, leader, trick, 0, 1 << seat) == v
+            v, _ = oracle(rules, hands, leader, trick, ti, 1 << seat)
+            assert s.value(hands, leader, trick, ti, 1 << seat) == v
 
 
 def settled_before_search(rules, hands, leader, trick_index, side, target, reached):
