@@ -629,6 +629,83 @@ cdef inline void trump_lengths(Solver* s, int* l_side, int* l_opp) noexcept nogi
         l_opp[0] = mo
 
 
+cdef inline int trump_matching(Solver* s, int o, int need, u64* mark) noexcept nogil:
+    # Sure tricks from seat o's trumps, ranks and lengths together.  Every
+    # trump o holds goes to a trick of its own, and that trick is o's team's
+    # unless a stronger trump of the other team is in it; each such trump is
+    # in one trick only.  So the team loses at most M of the tricks o's
+    # trumps go to, M the largest matching of o's trumps with stronger
+    # trumps of the other team, and wins at least t - M of them (t: o's
+    # trumps).  (Going down the trump suit, an outside trump is matched to the
+    # next of o's trumps below it: the largest matching.)  Any rules: it only
+    # counts where every card ends up.  It takes in trump_lengths (M = 0) and
+    # most of trump_winners (o's trumps above every outside one).
+    # Returns t - M.  With need > 0 (at most t - M), mark gets the strongest
+    # trump w such that the count is at least need in every position where
+    # the trumps from w up have the same owners (rel): above w it matches as
+    # here, leaving f outside trumps free, and below w the worst case loses
+    # min(b, f + o_b) more of o's b trumps there to the o_b outside ones.
+    cdef Rules* r = &s.r
+    cdef u64 tr = suit_bits(r.trump), x, out = 0, mine
+    cdef int k, c, free_out = 0, matched = 0, t, n_out, a = 0, ob = 0, b
+    cdef int team_o = (s.side >> o) & 1
+    for k in range(r.n):
+        if ((s.side >> k) & 1) != team_o:
+            out |= s.hands[k]
+    out &= tr
+    mine = s.hands[o] & tr
+    t = ks_popcount(mine)
+    n_out = ks_popcount(out)
+    x = out | mine
+    while x:
+        c = strongest(r, x)
+        x &= ~((<u64>1) << c)
+        if (out >> c) & 1:
+            free_out += 1
+            ob += 1
+        else:
+            a += 1
+            if free_out:
+                free_out -= 1
+                matched += 1
+        if need > 0:
+            b = t - a
+            k = free_out + n_out - ob
+            if t - matched - (b if b < k else k) >= need:
+                mark[0] = (<u64>1) << c
+                return need
+    return t - matched
+
+
+cdef inline void trump_matchings(Solver* s, int* k_side, int* k_opp, int* o_side,
+                                 int* o_opp) noexcept nogil:
+    # trump_matching's count for the best seat of the side (k_side, seat
+    # o_side) and of the other team (k_opp, o_opp).
+    cdef Rules* r = &s.r
+    cdef int o, k, t
+    cdef u64 tr, m
+    k_side[0] = 0
+    k_opp[0] = 0
+    if r.trump < 0:
+        return
+    tr = suit_bits(r.trump)
+    for o in range(r.n):
+        t = ks_popcount(s.hands[o] & tr)
+        if t == 0:
+            continue
+        if (s.side >> o) & 1:
+            if t > k_side[0]:
+                k = trump_matching(s, o, 0, &m)
+                if k > k_side[0]:
+                    k_side[0] = k
+                    o_side[0] = o
+        elif t > k_opp[0]:
+            k = trump_matching(s, o, 0, &m)
+            if k > k_opp[0]:
+                k_opp[0] = k
+                o_opp[0] = o
+
+
 cdef inline bint ruff_beside_length(Solver* s) noexcept nogil:
     # With every live trump in the leader's team (trump_lengths) and the
     # leader L holding the team's longest trump holding: when L holds a side

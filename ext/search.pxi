@@ -426,6 +426,13 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
                     return v
+                trump_matchings(s, &k_side, &k_opp, &i, &fed)
+                if sure_tricks_cut(k_side, 0, mt, beta, total_ub, &v, &need):
+                    trump_matching(s, i, need, rel)
+                    return v
+                if sure_tricks_cut(0, k_opp, mt, beta, total_ub, &v, &need):
+                    trump_matching(s, fed, need, rel)
+                    return v
                 if trump_under_top(s, &k_side, &k_opp, &drel):
                     if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                         rel[0] = drel
