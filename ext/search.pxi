@@ -73,6 +73,36 @@ cdef inline bint sure_tricks_cut(int k_side, int k_opp, int mt, int beta, int to
     return False
 
 
+cdef inline int trick_points_shift(Rules* r, int ti, int nt, int k, bint won) noexcept nogil:
+    # With a team sure to win k of the nt tricks from ti on, how far its
+    # points, or the side's when the other team is that team, move from the
+    # bounds that count every trick at its worst (point_bounds)?  won: the
+    # side is that team, and its upper bound falls by the penalties of the
+    # k tricks it must take beyond the positive ones, the least ones first.
+    # Otherwise the side's lower bound rises by the penalties of the k tricks
+    # the other team takes beyond the ones costing nothing, the least ones
+    # first.  (Card points are bounded on their own: any trick may hold them.)
+    cdef int tp[MAX_TRICKS]
+    cdef int m = 0, i, j, x, free = 0, total = 0
+    for i in range(ti, ti + nt):
+        x = r.trick_points[i]
+        if x > 0 or (x == 0 and not won):
+            free += 1
+        elif x < 0 or won:
+            # insert -x (a penalty, >= 0) in ascending order
+            j = m
+            while j > 0 and tp[j - 1] > -x:
+                tp[j] = tp[j - 1]
+                j -= 1
+            tp[j] = -x
+            m += 1
+    i = 0
+    while i < k - free and i < m:
+        total += tp[i]
+        i += 1
+    return total
+
+
 cdef void count_lens(Solver* s) noexcept nogil:
     # s.lens from the hands (after they were set other than by play_card / undo_card).
     cdef int i, su
@@ -393,6 +423,29 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if s.use_exact:
                     tt_store(s, &key, 0, VAL_INF, -1, drel, ncards)
                 return 0
+        if not no_loss and r.trump >= 0 and r.tp_neg_count[s.trick_index + ncards] != r.tp_neg_count[s.trick_index]:
+            # A penalty game with trumps: a team sure to win k tricks with its
+            # trumps (trump_matching) takes k of the penalties at least
+            trump_matchings(s, &k_side, &k_opp, &i, &fed)
+            ti = s.trick_index
+            if k_side:
+                v = ub - trick_points_shift(r, ti, ncards, k_side, True)
+                if v < beta:
+                    for need in range(1, k_side + 1):
+                        v = ub - trick_points_shift(r, ti, ncards, need, True)
+                        if v < beta:
+                            break
+                    trump_matching(s, i, need, rel)
+                    return v
+            if k_opp:
+                v = lb + trick_points_shift(r, ti, ncards, k_opp, False)
+                if v >= beta:
+                    for need in range(1, k_opp + 1):
+                        v = lb + trick_points_shift(r, ti, ncards, need, False)
+                        if v >= beta:
+                            break
+                    trump_matching(s, fed, need, rel)
+                    return v
         if no_loss:
             # No point left is negative (a trick game from here on, or one whose
             # cards only add points: plus-erajlash).  The leader's team surely

@@ -825,6 +825,32 @@ def test_trump_endings_settled_before_any_search(what, holdings, value, target, 
     settled_before_search(rules, hands, 0, 10, 0b0101, target, reached)
 
 
+# Three-card endings of a penalty game with trumps (spades; every trick costs
+# one; N alone against the others, on lead) that the trump count settles
+# before any search: (what, hands N E S W, the oracle's value, target, reached).
+SETTLED_PENALTY_TRUMP_ENDINGS = [
+    # N's SA SK beat every other trump, and E's SQ S3 can beat N's S2 only:
+    # N takes two tricks at least.
+    ("the lone seat's top trumps take tricks it does not want",
+     [[(S, 14), (S, 13), (S, 2)], [(S, 12), (S, 3), (H, 2)],
+      [(H, 3), (D, 2), (D, 3)], [(C, 14), (C, 13), (C, 12)]], -2, -1, False),
+    # E's SA SK SQ are above N's S2: E takes all three tricks, N none.
+    ("the others' trumps take every trick",
+     [[(S, 2), (H, 3), (H, 4)], [(S, 14), (S, 13), (S, 12)],
+      [(H, 5), (D, 2), (D, 3)], [(C, 14), (C, 13), (C, 12)]], 0, 0, True),
+]
+
+
+@pytest.mark.parametrize("what, holdings, value, target, reached", SETTLED_PENALTY_TRUMP_ENDINGS,
+                         ids=[case[0] for case in SETTLED_PENALTY_TRUMP_ENDINGS])
+def test_penalty_trump_endings_settled_before_any_search(what, holdings, value, target, reached):
+    rules = Rules(4, trump=S, trick_points=[-1] * 13)
+    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0001)
+    assert v == value
+    settled_before_search(rules, hands, 0, 10, 0b0001, target, reached)
+
+
 CROSSING_ENDINGS = [
     # N: SK S4, S: SA S8 S7 S6; E and W two spades each.  N cashes SK, then
     # leads S4 to the ace, and S's S8 S7 are good: N-S take all four.
@@ -949,8 +975,9 @@ def test_endings_with_the_second_and_third_trumps_split_under_the_top_one(seed, 
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]))
 def test_partition_entries_in_trump_games_with_long_trumps(seed, n):
     """A seat's trumps win every trick but those a stronger trump of the other
-    team joins; the table keeps that count for every position in which the
-    trumps from some card up have the same owners.  Positions with long trump
+    team joins, in trick games and penalty games alike; the table keeps that
+    count for every position in which the trumps from some card up have the
+    same owners.  Positions with long trump
     holdings in both teams, one shape, ranks and owners drawn afresh, are
     solved on one warm table: each value and card value must be the oracle's.
     (It fails when the count's marked card is set too high: the first trump
@@ -964,7 +991,9 @@ def test_partition_entries_in_trump_games_with_long_trumps(seed, n):
         for _ in range(per_hand - lens[o][S]):
             lens[o][rnd.choice([H, D, C])] += 1
     side = rnd.choice([0b0101, 0b0011, 0b0001, 0b0110]) & ((1 << n) - 1)
-    rules = Rules(n, trump=S, trick_points=[1] * 13)
+    # a trick game, a penalty game (minus: every trick costs), or a mix
+    points = rnd.choice([[1] * 13, [-1] * 13, [rnd.choice([-3, -1, 0, 1, 2]) for _ in range(13)]])
+    rules = Rules(n, trump=S, trick_points=points)
     s = Search(12)
     s.configure(*rules.args())
     leader = rnd.randrange(n)
