@@ -897,23 +897,28 @@ cdef bint sure_ducker(Solver* s, int x, bint strict, u64* rel) noexcept nogil:
     return True
 
 
-cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
+cdef bint loses_this_trick(Solver* s, int x, int need, int* esc, u64* rel) noexcept nogil:
     # Can seat x, alone against the others, make sure it does not win the
-    # trick about to start (no trump live, so a discard never wins)?  Then it
-    # escapes at least that trick's points (a penalty game: "one more trick
-    # I need not take").  Each seat holding the suit led must follow it, so a
-    # card of x loses when some other seat h holds the suit and every card h
-    # holds of it beats that card.
+    # trick about to start (no trump live, so a discard never wins), and with
+    # it escape at least `need` of its own cards' penalties?  Then it escapes
+    # that trick's points and the penalty of the card it plays to it (a
+    # penalty game: "one more trick I need not take").  Each seat holding the
+    # suit led must follow it, so a card of x loses when some other seat h
+    # holds the suit and every card h holds of it beats that card.
     # On lead: x leads its weakest card c of such a suit (a card it may lead).
     # Not on lead: whatever suit the leader leads (any suit it holds: that
-    # covers its lead restrictions), x is void in it and discards, or its
-    # weakest card a of the suit has such a seat h, and x plays a.
+    # covers its lead restrictions), x is void in it and discards (its card
+    # of most penalty, among those it must discard if any), or its weakest
+    # card a of the suit has such a seat h, and x plays a.  The escape is the
+    # least over those leads.
     # rel gets c (or each such a): every card of the suit from it up keeps its
     # owner, x holds none below it (the lengths are in the signature), and so
-    # neither does h, whose cards all lie above it.
+    # neither does h, whose cards all lie above it; and, when need > 0 and a
+    # discard counts, the card discarded (its owner, and so its points, kept).
+    # esc: the penalty escaped (at least need; 0 when need <= 0).
     cdef Rules* r = &s.r
-    cdef u64 mine = s.hands[x], xs, hs, m = 0
-    cdef int o, su, c
+    cdef u64 mine = s.hands[x], xs, hs, m = 0, d, safe
+    cdef int o, su, c, pen, disc = -1, dc = -1, least = VAL_INF, hw
     cdef bint found
     if s.np != 0:
         return False
@@ -924,24 +929,72 @@ cdef bint loses_this_trick(Solver* s, int x, u64* rel) noexcept nogil:
         if s.leader != x and (s.hands[s.leader] & suit_bits(su)) == 0:
             continue                   # the leader cannot lead this suit
         if xs == 0:
+            if s.leader != x and need > 0:
+                # x discards: its card of most penalty
+                if disc < 0:
+                    d = mine & r.discard_forced
+                    if d == 0:
+                        d = mine
+                    disc = 0
+                    while d:
+                        c = ks_ctz(d)
+                        d &= d - 1
+                        if -r.card_points[c] > disc:
+                            disc = -r.card_points[c]
+                            dc = c
+                if disc < least:
+                    least = disc
             continue                   # x cannot lead it, or it discards: it does not win
-        c = weakest(r, xs)
-        found = False
+        # the cards of x that lose to every card some other seat holds of the
+        # suit: those below hw, the strongest of the others' weakest cards
+        hw = -1
         for o in range(r.n):
             if o != x:
                 hs = s.hands[o] & suit_bits(su)
-                if hs != 0 and (hs & ~r.stronger[c]) == 0:
-                    found = True
+                if hs != 0:
+                    c = weakest(r, hs)
+                    if hw < 0 or beats(r, c, hw):
+                        hw = c
+        safe = 0
+        if hw >= 0:
+            d = xs
+            while d:
+                c = ks_ctz(d)
+                d &= d - 1
+                if (r.stronger[c] >> hw) & 1:
+                    safe |= (<u64>1) << c
+        if s.leader == x and (mine & ~r.lead_restricted):
+            safe &= ~r.lead_restricted
+        found = safe != 0
+        # x plays the one of most penalty (the strongest of those: it marks
+        # the fewest cards)
+        c = -1
+        pen = -1
+        while safe:
+            o = ks_ctz(safe)
+            safe &= safe - 1
+            if (-r.card_points[o] if r.card_points[o] < 0 else 0) > pen or (
+                    (-r.card_points[o] if r.card_points[o] < 0 else 0) == pen and beats(r, o, c)):
+                c = o
+                pen = -r.card_points[o] if r.card_points[o] < 0 else 0
         if s.leader == x:
-            if found and (not ((r.lead_restricted >> c) & 1) or (mine & ~r.lead_restricted) == 0):
+            if found and pen >= need:
                 rel[0] |= (<u64>1) << c
+                esc[0] = pen if need > 0 else 0
                 return True
         elif not found:
             return False
         else:
             m |= (<u64>1) << c
-    if s.leader == x:
+            if pen < least:
+                least = pen
+    if s.leader == x or least < need:
         return False
+    esc[0] = 0
+    if need > 0:
+        esc[0] = least
+        if dc >= 0:
+            m |= (<u64>1) << dc
     rel[0] |= m
     return True
 

@@ -393,12 +393,14 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # (its points are >= 0 >= beta), or, when beta > 0, that cannot win
             # one (its points are 0 < beta)
             return 0
-        if (s.single >= 0 and r.trick_points[s.trick_index] < 0
-                and lb - r.trick_points[s.trick_index] >= beta and loses_this_trick(s, s.single, rel)):
+        if s.single >= 0 and (r.trick_points[s.trick_index] < 0 or s.live_neg < 0):
             # the side is one seat that need not win this trick: it escapes at
-            # least the trick's own points (every other point it may take is
-            # counted in lb at its worst)
-            return lb - r.trick_points[s.trick_index]
+            # least the trick's own points and the penalty of its own card in it
+            # (every other point it may take is counted in lb at its worst)
+            v = lb - (r.trick_points[s.trick_index] if r.trick_points[s.trick_index] < 0 else 0)
+            if v >= beta or v - s.live_neg >= beta:
+                if loses_this_trick(s, s.single, beta - v, &i, rel):
+                    return v + i
         if (s.single >= 0 and ncards >= 2
                 and lb - (r.tp_neg[s.trick_index + ncards] - r.tp_neg[s.trick_index]) >= beta):
             # ... nor the next k tricks (escaping them all could settle the test)

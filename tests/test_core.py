@@ -548,6 +548,29 @@ def test_lone_seat_that_need_not_win_this_trick_settled_before_search():
     settled_before_search(rules, behind, 0, 10, 0b0010, -2, True)
 
 
+def test_lone_seat_that_need_not_win_this_trick_escapes_its_own_penalty_card():
+    """Queens cost 4, tricks nothing (no-girls).  A lone seat that can lose
+    the trick about to start playing its queen to it, under a sure winner or as
+    a discard, escapes that queen, and "takes at most all queens but one" is
+    settled before any search (neither seat could duck every trick: H A over
+    H 2 and H Q).
+    On lead: seat 0 leads S Q (not S 3), which seat 1's S A S K beat.  Not on lead: seat
+    0 leads a spade (seat 1 plays S Q under seat 2's S A S K) or a club (seat
+    1, void, discards D Q).  The values are the oracle's."""
+    points = [0] * 64
+    for su in range(4):
+        points[card(su, 12)] = -4
+    rules = Rules(4, card_points=points, trick_points=[0] * 13)
+    on_lead = hands_of("S3 SQ HA", "SA SK D2", "HQ H2 D3", "DQ C2 C3")
+    v, _ = agrees_with_oracle(rules, on_lead, 0, 10, 0b0001)
+    assert v >= -8
+    settled_before_search(rules, on_lead, 0, 10, 0b0001, -8, True)
+    behind = hands_of("S2 C2 C3", "SQ DQ HA", "SA SK H2", "C4 C5 HQ")
+    v, _ = agrees_with_oracle(rules, behind, 0, 10, 0b0010)
+    assert v >= -8
+    settled_before_search(rules, behind, 0, 10, 0b0010, -8, True)
+
+
 @pytest.mark.parametrize("trick_index, hands_behind, hands_on_lead", [
     # two tricks: S 2 3 8 against S 4 and S 6 7
     (10, ("S6 S7 H2", "S2 S3 S8", "D2 D3 D4", "S4 H3 H4"),
