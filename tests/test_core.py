@@ -538,14 +538,18 @@ def test_lone_seat_that_need_not_win_this_trick_settled_before_search():
     Not on lead: seat 0 leads a spade (seat 1 follows with S 2 under S 9)
     or a diamond (seat 1 is void and discards).  The values are the oracle's."""
     rules = Rules(4, trick_points=[-1] * 13)
-    on_lead = hands_of("S2 HA HK", "S5 S6 H2", "D2 D3 D4", "C2 C3 C4")
-    v, _ = agrees_with_oracle(rules, on_lead, 0, 10, 0b0001)
-    assert v >= -2
-    settled_before_search(rules, on_lead, 0, 10, 0b0001, -2, True)
-    behind = hands_of("S9 D9 DT", "S2 H3 HA", "C2 C3 C4", "H2 H4 C5")
-    v, _ = agrees_with_oracle(rules, behind, 0, 10, 0b0010)
-    assert v >= -2
-    settled_before_search(rules, behind, 0, 10, 0b0010, -2, True)
+    lone_seat_settled(rules, hands_of("S2 HA HK", "S5 S6 H2", "D2 D3 D4", "C2 C3 C4"),
+                      hands_of("S9 D9 DT", "S2 H3 HA", "C2 C3 C4", "H2 H4 C5"), -2)
+
+
+def lone_seat_settled(rules, on_lead, behind, target):
+    """Seat 0 on lead; the lone seat is seat 0 in `on_lead` and seat 1 in
+    `behind`: its value is the oracle's, at least `target`, and "reaches
+    target" is settled before any search, 3 cards a hand."""
+    for seat, hands in ((0, on_lead), (1, behind)):
+        v, _ = agrees_with_oracle(rules, hands, 0, 10, 1 << seat)
+        assert v >= target
+        settled_before_search(rules, hands, 0, 10, 1 << seat, target, True)
 
 
 def test_lone_seat_that_need_not_win_this_trick_escapes_its_own_penalty_card():
@@ -561,14 +565,8 @@ def test_lone_seat_that_need_not_win_this_trick_escapes_its_own_penalty_card():
     for su in range(4):
         points[card(su, 12)] = -4
     rules = Rules(4, card_points=points, trick_points=[0] * 13)
-    on_lead = hands_of("S3 SQ HA", "SA SK D2", "HQ H2 D3", "DQ C2 C3")
-    v, _ = agrees_with_oracle(rules, on_lead, 0, 10, 0b0001)
-    assert v >= -8
-    settled_before_search(rules, on_lead, 0, 10, 0b0001, -8, True)
-    behind = hands_of("S2 C2 C3", "SQ DQ HA", "SA SK H2", "C4 C5 HQ")
-    v, _ = agrees_with_oracle(rules, behind, 0, 10, 0b0010)
-    assert v >= -8
-    settled_before_search(rules, behind, 0, 10, 0b0010, -8, True)
+    lone_seat_settled(rules, hands_of("S3 SQ HA", "SA SK D2", "HQ H2 D3", "DQ C2 C3"),
+                      hands_of("S2 C2 C3", "SQ DQ HA", "SA SK H2", "C4 C5 HQ"), -8)
 
 
 @pytest.mark.parametrize("trick_index, hands_behind, hands_on_lead", [
@@ -838,16 +836,6 @@ SETTLED_TRUMP_ENDINGS = [
 ]
 
 
-@pytest.mark.parametrize("what, holdings, value, target, reached", SETTLED_TRUMP_ENDINGS,
-                         ids=[case[0] for case in SETTLED_TRUMP_ENDINGS])
-def test_trump_endings_settled_before_any_search(what, holdings, value, target, reached):
-    rules = Rules(4, trump=S, trick_points=[1] * 13)
-    hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
-    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0101)
-    assert v == value
-    settled_before_search(rules, hands, 0, 10, 0b0101, target, reached)
-
-
 # Three-card endings of a penalty game with trumps (spades; every trick costs
 # one; N alone against the others, on lead) that the trump count settles
 # before any search: (what, hands N E S W, the oracle's value, target, reached).
@@ -864,14 +852,20 @@ SETTLED_PENALTY_TRUMP_ENDINGS = [
 ]
 
 
-@pytest.mark.parametrize("what, holdings, value, target, reached", SETTLED_PENALTY_TRUMP_ENDINGS,
-                         ids=[case[0] for case in SETTLED_PENALTY_TRUMP_ENDINGS])
-def test_penalty_trump_endings_settled_before_any_search(what, holdings, value, target, reached):
-    rules = Rules(4, trump=S, trick_points=[-1] * 13)
+@pytest.mark.parametrize(
+    "points, side, what, holdings, value, target, reached",
+    [(1, 0b0101, *case) for case in SETTLED_TRUMP_ENDINGS]
+    + [(-1, 0b0001, *case) for case in SETTLED_PENALTY_TRUMP_ENDINGS],
+    ids=[case[0] for case in SETTLED_TRUMP_ENDINGS + SETTLED_PENALTY_TRUMP_ENDINGS])
+def test_trump_endings_settled_before_any_search(points, side, what, holdings, value, target,
+                                                 reached):
+    """Spades trumps, N on lead, every trick worth `points`: the value is the
+    oracle's, and a bound settles the test against `target` before any search."""
+    rules = Rules(4, trump=S, trick_points=[points] * 13)
     hands = [mask(*(card(su, r) for su, r in hand)) for hand in holdings]
-    v, _ = agrees_with_oracle(rules, hands, 0, 10, 0b0001)
+    v, _ = agrees_with_oracle(rules, hands, 0, 10, side)
     assert v == value
-    settled_before_search(rules, hands, 0, 10, 0b0001, target, reached)
+    settled_before_search(rules, hands, 0, 10, side, target, reached)
 
 
 CROSSING_ENDINGS = [
