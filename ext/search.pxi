@@ -398,9 +398,19 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # least the trick's own points and the penalty of its own card in it
             # (every other point it may take is counted in lb at its worst)
             v = lb - (r.trick_points[s.trick_index] if r.trick_points[s.trick_index] < 0 else 0)
-            if v >= beta or v - s.live_neg >= beta:
-                if loses_this_trick(s, s.single, beta - v, &i, rel):
+            if v < beta and v - s.live_neg >= beta:
+                # the most it can escape is its card of most penalty
+                mark = s.hands[s.single] & r.point_cards
+                i = 0
+                while mark:
+                    c = ks_ctz(mark)
+                    mark &= mark - 1
+                    if -r.card_points[c] > i:
+                        i = -r.card_points[c]
+                if v + i >= beta and loses_this_trick(s, s.single, beta - v, &i, rel):
                     return v + i
+            elif v >= beta and loses_this_trick(s, s.single, 0, &i, rel):
+                return v
         if (s.single >= 0 and ncards >= 2
                 and lb - (r.tp_neg[s.trick_index + ncards] - r.tp_neg[s.trick_index]) >= beta):
             # ... nor the next k tricks (escaping them all could settle the test)
