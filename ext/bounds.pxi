@@ -678,9 +678,11 @@ cdef inline int trump_matching(Solver* s, int o, int need, u64* mark) noexcept n
 
 
 cdef inline void trump_matchings(Solver* s, int* k_side, int* k_opp, int* o_side,
-                                 int* o_opp) noexcept nogil:
+                                 int* o_opp, int need_side, int need_opp) noexcept nogil:
     # trump_matching's count for the best seat of the side (k_side, seat
-    # o_side) and of the other team (k_opp, o_opp).
+    # o_side) and of the other team (k_opp, o_opp), counting only seats
+    # holding at least need_side / need_opp trumps (a count below that would
+    # settle nothing; 0 is left then).
     cdef Rules* r = &s.r
     cdef int o, k, t
     cdef u64 tr, m
@@ -694,12 +696,12 @@ cdef inline void trump_matchings(Solver* s, int* k_side, int* k_opp, int* o_side
         if t == 0:
             continue
         if (s.side >> o) & 1:
-            if t > k_side[0]:
+            if t > k_side[0] and t >= need_side:
                 k = trump_matching(s, o, 0, &m)
                 if k > k_side[0]:
                     k_side[0] = k
                     o_side[0] = o
-        elif t > k_opp[0]:
+        elif t > k_opp[0] and t >= need_opp:
             k = trump_matching(s, o, 0, &m)
             if k > k_opp[0]:
                 k_opp[0] = k

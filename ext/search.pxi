@@ -438,7 +438,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         if not no_loss and r.trump >= 0 and r.tp_neg_count[s.trick_index + ncards] != r.tp_neg_count[s.trick_index]:
             # A penalty game with trumps: a team sure to win k tricks with its
             # trumps (trump_matching) takes k of the penalties at least
-            trump_matchings(s, &k_side, &k_opp, &i, &fed)
+            trump_matchings(s, &k_side, &k_opp, &i, &fed, 1, 1)
             ti = s.trick_index
             if k_side:
                 v = ub - trick_points_shift(r, ti, ncards, k_side, True)
@@ -491,7 +491,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 if sure_tricks_cut(k_side, k_opp, mt, beta, total_ub, &v, &need):
                     rel[0] = tops[need - 1]
                     return v
-                trump_matchings(s, &k_side, &k_opp, &i, &fed)
+                trump_matchings(s, &k_side, &k_opp, &i, &fed, (beta + mt - 1) // mt if beta > 0 else 1,
+                                (total_ub - beta) // mt + 1 if total_ub >= beta else 1)
                 if sure_tricks_cut(k_side, 0, mt, beta, total_ub, &v, &need):
                     trump_matching(s, i, need, rel)
                     return v
