@@ -907,20 +907,21 @@ cdef bint loses_this_trick(Solver* s, int x, int need, int* esc, u64* rel) noexc
     # penalty game: "one more trick I need not take").  Each seat holding the
     # suit led must follow it, so a card of x loses when some other seat h
     # holds the suit and every card h holds of it beats that card.
-    # On lead: x leads its weakest card c of such a suit (a card it may lead).
+    # Of such cards x plays the one of most penalty (of those, the strongest).
+    # On lead: x leads such a card c of some suit (a card it may lead).
     # Not on lead: whatever suit the leader leads (any suit it holds: that
     # covers its lead restrictions), x is void in it and discards (its card
-    # of most penalty, among those it must discard if any), or its weakest
-    # card a of the suit has such a seat h, and x plays a.  The escape is the
-    # least over those leads.
-    # rel gets c (or each such a): every card of the suit from it up keeps its
-    # owner, x holds none below it (the lengths are in the signature), and so
-    # neither does h, whose cards all lie above it; and, when need > 0 and a
-    # discard counts, the card discarded (its owner, and so its points, kept).
-    # esc: the penalty escaped (at least need; 0 when need <= 0).
+    # of most penalty, among those it must discard if any), or it holds such
+    # a card c of the suit and plays it.  The escape is the least over those
+    # leads.
+    # rel gets c (or each such c): every card of the suit from it up keeps its
+    # owner, so x still holds c and h, whose cards all lie above it (the
+    # lengths are in the signature), still holds no card below it; and, when
+    # need > 0 and a discard counts, the card discarded (its owner, and so its
+    # points, kept).  esc: the penalty escaped (at least need; 0 when need <= 0).
     cdef Rules* r = &s.r
     cdef u64 mine = s.hands[x], xs, hs, m = 0, d, safe
-    cdef int o, su, c, pen, disc = -1, dc = -1, least = VAL_INF, hw
+    cdef int o, su, c, pen, p, disc = -1, dc = -1, least = VAL_INF, hw
     cdef bint found
     if s.np != 0:
         return False
@@ -975,10 +976,10 @@ cdef bint loses_this_trick(Solver* s, int x, int need, int* esc, u64* rel) noexc
         while safe:
             o = ks_ctz(safe)
             safe &= safe - 1
-            if (-r.card_points[o] if r.card_points[o] < 0 else 0) > pen or (
-                    (-r.card_points[o] if r.card_points[o] < 0 else 0) == pen and beats(r, o, c)):
+            p = -r.card_points[o] if r.card_points[o] < 0 else 0
+            if p > pen or (p == pen and beats(r, o, c)):
                 c = o
-                pen = -r.card_points[o] if r.card_points[o] < 0 else 0
+                pen = p
         if s.leader == x:
             if found and pen >= need:
                 rel[0] |= (<u64>1) << c

@@ -73,22 +73,23 @@ cdef inline bint sure_tricks_cut(int k_side, int k_opp, int mt, int beta, int to
     return False
 
 
-cdef inline int trick_points_shift(Rules* r, int ti, int nt, int k, bint won) noexcept nogil:
-    # With a team sure to win k of the nt tricks from ti on, how far its
-    # points, or the side's when the other team is that team, move from the
-    # bounds that count every trick at its worst (point_bounds)?  won: the
-    # side is that team, and its upper bound falls by the penalties of the
-    # k tricks it must take beyond the positive ones, the least ones first.
-    # Otherwise the side's lower bound rises by the penalties of the k tricks
-    # the other team takes beyond the ones costing nothing, the least ones
-    # first.  (Card points are bounded on their own: any trick may hold them.)
+cdef inline int tricks_to_settle(Rules* r, int ti, int nt, int k, bint won, int bound, int beta,
+                                 int* v) noexcept nogil:
+    # A team is sure to win k of the nt tricks from ti on.  won: it is the side,
+    # and the side's upper bound `bound` (point_bounds, every trick at its best)
+    # falls by the penalties of the tricks it must take beyond the positive
+    # ones, the least ones first.  Otherwise the side's lower bound `bound`
+    # rises by the penalties of the tricks the other team takes beyond the
+    # ones costing nothing, the least ones first.  (Card points are bounded on
+    # their own: any trick may hold them.)  Returns the fewest of the k tricks
+    # that settle the test against beta, with v the bound they give; or 0.
     cdef int tp[MAX_TRICKS]
     cdef int m = 0, i, j, x, free = 0, total = 0
     for i in range(ti, ti + nt):
         x = r.trick_points[i]
         if x > 0 or (x == 0 and not won):
             free += 1
-        elif x < 0 or won:
+        else:
             # insert -x (a penalty, >= 0) in ascending order
             j = m
             while j > 0 and tp[j - 1] > -x:
@@ -96,11 +97,13 @@ cdef inline int trick_points_shift(Rules* r, int ti, int nt, int k, bint won) no
                 j -= 1
             tp[j] = -x
             m += 1
-    i = 0
-    while i < k - free and i < m:
-        total += tp[i]
-        i += 1
-    return total
+    for i in range(1, k + 1):
+        if i > free and i - free <= m:
+            total += tp[i - free - 1]
+        v[0] = bound - total if won else bound + total
+        if (v[0] < beta) if won else (v[0] >= beta):
+            return i
+    return 0
 
 
 cdef void count_lens(Solver* s) noexcept nogil:
@@ -356,7 +359,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
     cdef u64 tops[MAX_TRICKS]
-    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held
+    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc
     cdef TTKey key
     rel[0] = 0
     if np == 0:
@@ -400,11 +403,11 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             v = lb - (r.trick_points[s.trick_index] if r.trick_points[s.trick_index] < 0 else 0)
             if v < beta and v - s.live_neg >= beta:
                 # the most it can escape is its card of most penalty
-                mark = s.hands[s.single] & r.point_cards
+                pc = s.hands[s.single] & r.point_cards
                 i = 0
-                while mark:
-                    c = ks_ctz(mark)
-                    mark &= mark - 1
+                while pc:
+                    c = ks_ctz(pc)
+                    pc &= pc - 1
                     if -r.card_points[c] > i:
                         i = -r.card_points[c]
                 if v + i >= beta and loses_this_trick(s, s.single, beta - v, &i, rel):
@@ -440,24 +443,14 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # trumps (trump_matching) takes k of the penalties at least
             trump_matchings(s, &k_side, &k_opp, &i, &fed, 1, 1)
             ti = s.trick_index
-            if k_side:
-                v = ub - trick_points_shift(r, ti, ncards, k_side, True)
-                if v < beta:
-                    for need in range(1, k_side + 1):
-                        v = ub - trick_points_shift(r, ti, ncards, need, True)
-                        if v < beta:
-                            break
-                    trump_matching(s, i, need, rel)
-                    return v
-            if k_opp:
-                v = lb + trick_points_shift(r, ti, ncards, k_opp, False)
-                if v >= beta:
-                    for need in range(1, k_opp + 1):
-                        v = lb + trick_points_shift(r, ti, ncards, need, False)
-                        if v >= beta:
-                            break
-                    trump_matching(s, fed, need, rel)
-                    return v
+            need = tricks_to_settle(r, ti, ncards, k_side, True, ub, beta, &v) if k_side else 0
+            if need:
+                trump_matching(s, i, need, rel)
+                return v
+            need = tricks_to_settle(r, ti, ncards, k_opp, False, lb, beta, &v) if k_opp else 0
+            if need:
+                trump_matching(s, fed, need, rel)
+                return v
         if no_loss:
             # No point left is negative (a trick game from here on, or one whose
             # cards only add points: plus-erajlash).  The leader's team surely
