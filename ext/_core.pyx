@@ -13,6 +13,7 @@ and the Python-visible :class:`Search` below, which validates every input at
 the boundary and releases the GIL for each solve.
 """
 from libc.stdlib cimport abs
+from cpython.exc cimport PyErr_Occurred
 from ks_types cimport *
 
 include "moves.pxi"
@@ -61,6 +62,8 @@ cdef int card_values_c(Solver* s, int* cards, int* values) noexcept nogil:
     guess = solve_value(s, 0, False)
     nm = move_classes(s, legal_plays(s, seat), live_cards(s), reps, groups)
     for i in range(nm):
+        if s.stop:
+            return 0
         v = child_value(s, reps[i], guess, True)
         g = groups[i]
         while g:
@@ -82,7 +85,7 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
     cdef TTKey key
     cdef u64 mark
     v = solve_value(s, 0, False)
-    while True:
+    while not s.stop:
         seat = seat_to_move(s)
         if s.hands[seat] == 0:
             break
@@ -449,7 +452,21 @@ cdef class Search:
                     raise MemoryError("cannot allocate the duck table")
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]
+            s.duck.stop = 0
+            s.duck.poll_in = POLL_NODES
+        s.stop = 0
+        s.poll_in = POLL_NODES
         return 0
+
+    cdef int _check_stop(self) except -1:
+        # After a query: if the search was abandoned, raise what stopped it --
+        # the KeyboardInterrupt poll_stop left pending, or one of our own.
+        if not self.s.stop:
+            return 0
+        self.s.stop = 0
+        if PyErr_Occurred() != NULL:
+            return -1
+        raise KeyboardInterrupt("search stopped (abort_searches)")
 
     def value(self, hands, int leader, trick, int trick_index, int side, guess=None):
         """Points the side's seats win from this position to the end (side max, others min).
@@ -464,6 +481,7 @@ cdef class Search:
         try:
             with nogil:
                 v = solve_value(self.s, g, use_guess)
+            self._check_stop()
         finally:
             self.busy = False
         return v
@@ -477,6 +495,7 @@ cdef class Search:
         try:
             with nogil:
                 ok = can_reach(self.s, target)
+            self._check_stop()
         finally:
             self.busy = False
         return ok
@@ -491,6 +510,7 @@ cdef class Search:
             if self.s.hands[(self.s.leader + self.s.np) % self.s.r.n] != 0:
                 with nogil:
                     k = card_values_c(self.s, cards, values)
+                self._check_stop()
         finally:
             self.busy = False
         return sorted((cards[i], values[i]) for i in range(k))
@@ -510,6 +530,7 @@ cdef class Search:
         try:
             with nogil:
                 k = line_c(self.s, out)
+            self._check_stop()
         finally:
             for i in range(4):
                 self.s.hands[i] = h0[i]
@@ -593,3 +614,13 @@ cdef class Search:
     @property
     def tt_log2(self):
         return self.tt_log2
+
+
+def abort_searches(bint stop=True):
+    """Make every search running in this process stop within a few
+    milliseconds and raise KeyboardInterrupt (stop=True), until called
+    with stop=False.  For worker threads, which never see Ctrl-C themselves:
+    the main thread calls it when interrupted.  The tables keep only what
+    was proved before the stop."""
+    global ABORT_ALL
+    ABORT_ALL = 1 if stop else 0

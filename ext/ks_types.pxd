@@ -34,6 +34,7 @@ cdef enum:
     LEAD_SECOND_BEHIND = 2
     LEAD_SECOND_PARTNER = 8
     GUESS_STEP = 4         # the driver's first step away from a given guess
+    POLL_NODES = 65536     # nodes between two checks for Ctrl-C (see poll_stop)
     FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
                            # (half a one-point trick: ahead of other losing cards only)
     SEQUENCE_LEAD_BONUS = 4  # order_moves: a lead from touching cards, in move_score's
@@ -149,3 +150,6 @@ cdef struct Solver:
     Solver* ducks[MAX_SEATS]       # a duck solver per lone seat (allocated when first wanted)
     int duck_cards                 # duck_test is tried with at most this many cards a hand
     int64_t duck_at[2][2]          # debug: duck tests that failed / succeeded, and their nodes
+    int stop                       # the query is being abandoned (Ctrl-C, abort_searches): the search
+                                   # unwinds at once and stores nothing more in the table
+    int poll_in                    # nodes left before the next poll_stop

@@ -10,6 +10,26 @@
 # card of its suit, plus what the cut-offs used.  At a node that cuts off it
 # is the cutting child's set; otherwise the union over the children.
 
+cdef extern from "Python.h":
+    int PyErr_CheckSignals()
+
+cdef int ABORT_ALL = 0             # set by abort_searches(): every search in the process stops
+
+
+cdef void poll_stop(Solver* s) noexcept nogil:
+    # Every POLL_NODES nodes: has the user pressed Ctrl-C (the Python signal
+    # handler runs here, in the main thread, and leaves KeyboardInterrupt
+    # pending for the caller to raise), or were all searches told to stop?
+    # Either way s.stop makes the search unwind without storing anything.
+    s.poll_in = POLL_NODES
+    if ABORT_ALL:
+        s.stop = 1
+        return
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            s.stop = 1
+
+
 cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark,
                               int* cpos, int* cneg) noexcept nogil:
     # Winner seat and points of a complete trick led by s.leader; mark = the
@@ -179,6 +199,8 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     d.live_pos = 0                 # no card scores in the duck contract
     d.live_neg = 0
     v = search(d, 0, rel)
+    if d.stop:
+        s.stop = 1
     s.nodes += d.nodes - n0
     s.duck_at[v >= 0][0] += 1
     s.duck_at[v >= 0][1] += d.nodes - n0
@@ -362,6 +384,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc
     cdef TTKey key
     rel[0] = 0
+    if s.stop:
+        return 0
     if np == 0:
         if s.hands[seat] == 0:
             return 0
@@ -506,6 +530,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if second_hand_tricks(s, beta, ub, &v, rel):
                 return v
     s.nodes += 1
+    s.poll_in -= 1
+    if s.poll_in <= 0:
+        poll_stop(s)
     legal = legal_plays(s, seat)
     live = live_cards(s)
     nm = move_classes(s, legal, live, reps, groups)
@@ -599,6 +626,8 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
             if beta > hi:
                 beta = hi
             v = search(s, beta, &rel)
+            if s.stop:
+                break
             if v >= beta:
                 lo = v
             else:
@@ -616,6 +645,8 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
         if beta > hi:
             beta = hi
         v = search(s, beta, &rel)
+        if s.stop:
+            break
         if v >= beta:
             lo = v
             v = v + 1

@@ -470,6 +470,8 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
 
 
 cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int ncards) noexcept nogil:
+    if s.stop:
+        return                     # an abandoned search's bounds are not results
     # Record lo <= value <= hi for every position of the partition that rel defines.
     cdef u64 em = ks_pext(tt_top_cards(s, k, rel), k.cmask)
     cdef u64 e0 = k.key[0] & em, e1 = k.key[1] & em, e2 = k.key[2] & em

@@ -33,8 +33,6 @@ Seats are 0-based in this module (seat 1 of the score sheet is 0).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
-import signal
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,6 +42,7 @@ from .cards import SUIT_LETTERS, bit, card_symbol, cards_of, count
 from .engine import Position
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
 from .variants import Contract, Variant
+from .workers import StoppablePool
 
 CHUNK = 20
 """Samples per random block.  Part of the definition of a seed's samples:
@@ -305,10 +304,6 @@ def solve_block(plan: Plan, seed: int, block: int, size: int = CHUNK) -> np.ndar
     return out
 
 
-def _worker_init():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-
-
 def _worker(args):
     plan, seed, block, size = args
     return block, solve_block(plan, seed, block, size)
@@ -342,8 +337,7 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None) 
                 if progress:
                     progress(size)
         else:
-            ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-            pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init)
+            pool = StoppablePool(jobs)
             try:
                 futures = [pool.submit(_worker, (plan, seed, b, size)) for b, size in blocks]
                 for fut in cf.as_completed(futures):
@@ -351,8 +345,11 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None) 
                     done[b] = arr
                     if progress:
                         progress(len(arr))
+            except KeyboardInterrupt:
+                pool.stop()  # the workers' searches stop within milliseconds
+                raise
             finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+                pool.shutdown()
     except KeyboardInterrupt:
         interrupted = True
     keys = [t.key for t in plan.tasks]

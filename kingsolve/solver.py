@@ -30,6 +30,16 @@ def default_tt_log2(hand_size: int) -> int:
     return 16 if hand_size <= 10 else DEFAULT_TT_LOG2
 
 
+def abort_searches(stop: bool = True) -> None:
+    """Make every search running in this process (in any thread) stop within
+    milliseconds and raise KeyboardInterrupt, until called again with
+    ``stop=False``.  Ctrl-C already stops a search in the main thread (the
+    search polls for it); this is for the worker threads, which never see
+    the signal: the main thread calls it when it is interrupted.  A solver
+    stopped so stays valid: its table keeps only what was proved before."""
+    _core.abort_searches(bool(stop))
+
+
 @dataclass(frozen=True)
 class Deal:
     """A contract and a position to solve: the hands, the leader of the current

@@ -383,20 +383,23 @@ class _InOrder:
 
 
 def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import as_completed
+
+    from .workers import StoppablePool
     order = _InOrder(finish, progress)
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = StoppablePool(jobs)
     futures = {pool.submit(solve_deals, spec, ch): i for i, ch in enumerate(chunks)}
     try:
         for fut in as_completed(futures):
             order.add(futures[fut], fut.result(), len(chunks[futures[fut]]))
     except KeyboardInterrupt:
+        pool.stop()      # the workers' searches stop within milliseconds
+        pool.shutdown()
         for fut, i in futures.items():
             if fut.done() and not fut.cancelled() and fut.exception() is None and i not in order.ready \
                     and i >= order.next:
                 order.ready[i] = fut.result()
         order.flush()
-        pool.shutdown(wait=False, cancel_futures=True)
         return True
     pool.shutdown()
     return False

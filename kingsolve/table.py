@@ -216,7 +216,7 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
     import threading
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-    from .solver import Deal, Solver
+    from .solver import Deal, Solver, abort_searches
     local = threading.local()
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
@@ -263,8 +263,16 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
                 done_rows += 1
                 if progress is not None:
                     progress()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # Ctrl-C (or an error) in this thread: the workers never see the
+        # signal, so tell their searches to stop rather than wait for them
+        abort_searches(True)
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            abort_searches(False)
+        raise
+    pool.shutdown(wait=True)
     return table
 
 

@@ -56,6 +56,12 @@ class KingsolveGroup(click.Group):
         except OSError as err:  # unreadable files
             name = getattr(err, "filename", None)
             raise InputError(f"{name}: {err.strerror}" if name else str(err)) from err
+        except KeyboardInterrupt:
+            # Ctrl-C stops the native search within milliseconds (it polls);
+            # what was already written stays (solve prints each layout as
+            # it is done), and the exit code is the shell's for SIGINT
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
 
 
 def variant_options(func):

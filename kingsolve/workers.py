@@ -1,0 +1,61 @@
+"""Worker processes that stop at once when the run is interrupted.
+
+``bid`` and ``stats`` solve their deals in a pool of processes.  Ctrl-C goes
+to the whole process group, but only the parent should act on it: it keeps
+what has finished and reports.  So the workers ignore SIGINT, and the parent
+tells them to stop through a shared event instead: a thread in each worker
+waits for it and then stops the search running there
+(:func:`kingsolve.solver.abort_searches`, within milliseconds), and a task
+that starts after it fails at once.  Without this the parent would wait for
+every running and queued task to finish (a chunk of king52 deals can take
+minutes), or leave the processes running.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import signal
+import threading
+
+_stop = None  # the pool's stop event, in a worker process
+
+
+def _init(event) -> None:
+    global _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _stop = event
+    threading.Thread(target=_watch, args=(event,), daemon=True).start()
+
+
+def _watch(event) -> None:
+    from .solver import abort_searches
+    event.wait()
+    abort_searches(True)
+
+
+def _call(fn, args):
+    if _stop is not None and _stop.is_set():
+        raise KeyboardInterrupt("the run was interrupted")
+    return fn(*args)
+
+
+class StoppablePool:
+    """A ``ProcessPoolExecutor`` of ``jobs`` processes whose tasks can be
+    stopped: :meth:`submit` as usual, :meth:`stop` on an interrupt (running
+    tasks fail with KeyboardInterrupt within milliseconds, queued ones at
+    once), :meth:`shutdown` in the end."""
+
+    def __init__(self, jobs: int):
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        self._event = ctx.Event()
+        self._pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init,
+                                            initargs=(self._event,))
+
+    def submit(self, fn, *args) -> cf.Future:
+        return self._pool.submit(_call, fn, args)
+
+    def stop(self) -> None:
+        self._event.set()
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,128 @@
+"""Ctrl-C stops a long search within milliseconds, and the solver stays right.
+
+The native search runs without the GIL, so Python's SIGINT handler could not
+run until it returned: a king52 no-girls solve kept the terminal for minutes.
+It now polls for the signal (and for abort_searches, which stops the worker
+threads and processes that never see the signal) every 65,536 nodes.
+
+The long positions here take minutes to solve (king52 no-girls, seat 1:
+hundreds of millions of nodes), so a stop seconds after the signal can only
+come from the poll.  The time limits are that generous on purpose: they do
+not measure speed, only that the search did not run to its end.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from kingsolve.layout import Layout
+from kingsolve.solver import Deal, Solver, abort_searches
+from kingsolve.variants import get_variant
+
+LAYOUT = "1:6.KT7652.AT63.AT AQT9832.4.85.K65 5.J83.KJ72.QJ872 KJ74.AQ9.Q94.943"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STOP_WITHIN = 30.0   # seconds; the searches stopped here run for minutes
+
+
+def _deal(contract: str) -> Deal:
+    v = get_variant("king52")
+    return Deal.from_layout(v.contract(contract), Layout.from_str(LAYOUT), 0)
+
+
+def _wait_for_nodes(solver: Solver, n: int, thread: threading.Thread) -> None:
+    while thread.is_alive() and solver._search.nodes < n:
+        time.sleep(0.001)
+
+
+def test_abort_searches_stops_a_search_in_another_thread_and_the_table_stays_right():
+    # No-king for seat 3, who cannot keep from taking the king (-160): about
+    # 320,000 nodes.  A stopped search returns zeros as it unwinds; had the
+    # table kept the bounds built on them, the solver would answer 0 next
+    # time (checked: it does when tt_store ignores the stop).
+    deal = _deal("no-king")
+    solver = Solver(18)
+    out = {}
+
+    def run():
+        try:
+            out["value"] = solver.value(deal, 0b0100)
+        except KeyboardInterrupt as err:
+            out["stopped"] = err
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    _wait_for_nodes(solver, 100_000, t)
+    assert t.is_alive(), "the position was solved before it could be stopped: pick a longer one"
+    nodes_at_stop = solver._search.nodes
+    abort_searches(True)
+    try:
+        t.join(STOP_WITHIN)
+        assert not t.is_alive(), "abort_searches did not stop the search"
+    finally:
+        abort_searches(False)
+    assert "stopped" in out and "value" not in out
+    # at the next poll (every 65,536 nodes) after the call
+    assert solver._search.nodes - nodes_at_stop < 200_000
+    # the same solver, with what its table kept, gives the value a fresh one does
+    assert solver.value(deal, 0b0100) == Solver(18).value(deal, 0b0100) < 0
+
+
+def _interrupt(args, wait: float, group: bool = False):
+    """Run ``kingsolve ARGS``, send SIGINT after ``wait`` seconds (to the whole
+    process group, as a terminal's Ctrl-C does, when ``group``); return the
+    exit code, stderr and the seconds it took to stop."""
+    p = subprocess.Popen([sys.executable, "-m", "kingsolve", *args], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
+    try:
+        time.sleep(wait)
+        assert p.poll() is None, "finished before the signal: pick a longer job"
+        t0 = time.perf_counter()
+        if group:
+            os.killpg(p.pid, signal.SIGINT)
+        else:
+            p.send_signal(signal.SIGINT)
+        try:
+            _, err = p.communicate(timeout=STOP_WITHIN)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"kingsolve {args[0]} still running {STOP_WITHIN} s after Ctrl-C")
+        return p.returncode, err.decode(), time.perf_counter() - t0
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def test_ctrl_c_stops_solve():
+    rc, err, _ = _interrupt(["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "-p", "1"], wait=3)
+    assert rc == 130
+    assert err == "interrupted\n"   # one line, no traceback
+
+
+def test_ctrl_c_stops_a_table_solved_in_threads():
+    rc, err, _ = _interrupt(["table", LAYOUT, "-V", "king52", "--jobs", "2"], wait=3)
+    assert rc == 130
+    assert err == "interrupted\n"
+
+
+def test_ctrl_c_stops_stats_worker_processes(tmp_path):
+    # the workers ignore SIGINT and are told to stop by the parent; before,
+    # the parent waited for every running chunk of king52 deals (minutes)
+    out = tmp_path / "rows.csv"
+    rc, err, _ = _interrupt(["stats", "-V", "king52", "-n", "4", "--seed", "1", "-j", "2",
+                             "-C", "no-girls", "--out", str(out)], wait=4, group=True)
+    assert rc == 130
+    assert "Traceback" not in err
+    assert err.startswith("interrupted: 0 of 4 deals finished")
+
+
+def test_ctrl_c_stops_bid_worker_processes():
+    rc, err, _ = _interrupt(["bid", "-V", "king52", "--hand", "♠AKQ2 ♥K54 ♦QJ3 ♣A92", "--samples", "400",
+                             "--seed", "3", "-j", "2"], wait=4, group=True)
+    assert rc == 130
+    assert "Traceback" not in err
