@@ -20,14 +20,20 @@ cdef void poll_stop(Solver* s) noexcept nogil:
     # Every POLL_NODES nodes: has the user pressed Ctrl-C (the Python signal
     # handler runs here, in the main thread, and leaves KeyboardInterrupt
     # pending for the caller to raise), or were all searches told to stop?
-    # Either way s.stop makes the search unwind without storing anything.
+    # Either way s.stop makes the search unwind without storing anything:
+    # poll_in stays 0, so that every node asks here again and returns.
+    if s.stop:
+        s.poll_in = 0
+        return
     s.poll_in = POLL_NODES
     if ABORT_ALL:
         s.stop = 1
-        return
-    with gil:
-        if PyErr_CheckSignals() != 0:
-            s.stop = 1
+    else:
+        with gil:
+            if PyErr_CheckSignals() != 0:
+                s.stop = 1
+    if s.stop:
+        s.poll_in = 0
 
 
 cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark,
@@ -201,6 +207,7 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     v = search(d, 0, rel)
     if d.stop:
         s.stop = 1
+        s.poll_in = 0
     s.nodes += d.nodes - n0
     s.duck_at[v >= 0][0] += 1
     s.duck_at[v >= 0][1] += d.nodes - n0
@@ -384,8 +391,6 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc
     cdef TTKey key
     rel[0] = 0
-    if s.stop:
-        return 0
     if np == 0:
         if s.hands[seat] == 0:
             return 0
@@ -533,6 +538,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     s.poll_in -= 1
     if s.poll_in <= 0:
         poll_stop(s)
+        if s.stop:
+            return 0
     legal = legal_plays(s, seat)
     live = live_cards(s)
     nm = move_classes(s, legal, live, reps, groups)
