@@ -83,9 +83,15 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
 
 def bench_king52(n_layouts: int, runs: int, names) -> None:
     variant = get_variant("king52")
-    contracts = [c for c in all_contracts(variant) if names is None or c.name in names]
+    every = all_contracts(variant)
+    # a name (no-girls, or trump for every trump) or a label (trump:H, minus:S)
+    contracts = [c for c in every if names is None or c.name in names or contract_label(c) in names]
+    unknown = set(names or ()) - {c.name for c in every} - {contract_label(c) for c in every}
+    if unknown:
+        raise SystemExit(f"bench_table: no king52 contract {', '.join(sorted(unknown))} "
+                         f"(names: {', '.join(sorted({c.name for c in every}))}; or labels such as minus:H)")
     for c in contracts:
-        per_layout = []
+        per_layout, nodes = [], []
         for lay in layouts(variant, n_layouts):
             deal = Deal.from_layout(c, lay, 0)
             times = []
@@ -95,8 +101,10 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
                 solver.value(deal, 1)
                 times.append(time.perf_counter() - t0)
             per_layout.append(statistics.median(times))
+            nodes.append(solver.stats["nodes"])
         print(f"king52 {contract_label(c):>16}: median {statistics.median(per_layout) * 1e3:9.1f} ms, "
-              f"max {max(per_layout) * 1e3:9.1f} ms  ({n_layouts} layouts, seat 1)", flush=True)
+              f"max {max(per_layout) * 1e3:9.1f} ms, nodes median {statistics.median(nodes) / 1e6:.2f}M "
+              f"max {max(nodes) / 1e6:.2f}M  ({n_layouts} layouts, seat 1)", flush=True)
 
 
 def main(argv=None) -> None:
