@@ -26,7 +26,6 @@ from kingsolve.solver import Deal, Solver, abort_searches
 from kingsolve.variants import get_variant
 
 LAYOUT = "1:6.KT7652.AT63.AT AQT9832.4.85.K65 5.J83.KJ72.QJ872 KJ74.AQ9.Q94.943"
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STOP_WITHIN = 30.0   # seconds; the searches stopped here run for minutes
 
 
@@ -73,15 +72,18 @@ def test_abort_searches_stops_a_search_in_another_thread_and_the_table_stays_rig
     assert solver.value(deal, 0b0100) == Solver(18).value(deal, 0b0100) < 0
 
 
-def _interrupt(args, wait: float, group: bool = False):
+def _interrupt(args, wait: float, cwd, group: bool = False):
     """Run ``kingsolve ARGS``, send SIGINT after ``wait`` seconds (to the whole
     process group, as a terminal's Ctrl-C does, when ``group``); return the
-    exit code, stderr and the seconds it took to stop."""
+    exit code, stderr and the seconds it took to stop.  ``cwd`` is a scratch
+    directory: from a checkout, ``python -m`` would import the source tree
+    (without its built core) instead of the installed package."""
     p = subprocess.Popen([sys.executable, "-m", "kingsolve", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, cwd=ROOT, start_new_session=True)
+                         stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
     try:
         time.sleep(wait)
-        assert p.poll() is None, "finished before the signal: pick a longer job"
+        if p.poll() is not None:
+            pytest.fail(f"finished before the signal (exit {p.returncode}): {p.stderr.read().decode()[-500:]}")
         t0 = time.perf_counter()
         if group:
             os.killpg(p.pid, signal.SIGINT)
@@ -98,14 +100,14 @@ def _interrupt(args, wait: float, group: bool = False):
             p.wait()
 
 
-def test_ctrl_c_stops_solve():
-    rc, err, _ = _interrupt(["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "-p", "1"], wait=3)
+def test_ctrl_c_stops_solve(tmp_path):
+    rc, err, _ = _interrupt(["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "-p", "1"], wait=3, cwd=tmp_path)
     assert rc == 130
     assert err == "interrupted\n"   # one line, no traceback
 
 
-def test_ctrl_c_stops_a_table_solved_in_threads():
-    rc, err, _ = _interrupt(["table", LAYOUT, "-V", "king52", "--jobs", "2"], wait=3)
+def test_ctrl_c_stops_a_table_solved_in_threads(tmp_path):
+    rc, err, _ = _interrupt(["table", LAYOUT, "-V", "king52", "--jobs", "2"], wait=3, cwd=tmp_path)
     assert rc == 130
     assert err == "interrupted\n"
 
@@ -115,14 +117,14 @@ def test_ctrl_c_stops_stats_worker_processes(tmp_path):
     # the parent waited for every running chunk of king52 deals (minutes)
     out = tmp_path / "rows.csv"
     rc, err, _ = _interrupt(["stats", "-V", "king52", "-n", "4", "--seed", "1", "-j", "2",
-                             "-C", "no-girls", "--out", str(out)], wait=4, group=True)
+                             "-C", "no-girls", "--out", str(out)], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
     assert err.startswith("interrupted: 0 of 4 deals finished")
 
 
-def test_ctrl_c_stops_bid_worker_processes():
+def test_ctrl_c_stops_bid_worker_processes(tmp_path):
     rc, err, _ = _interrupt(["bid", "-V", "king52", "--hand", "♠AKQ2 ♥K54 ♦QJ3 ♣A92", "--samples", "400",
-                             "--seed", "3", "-j", "2"], wait=4, group=True)
+                             "--seed", "3", "-j", "2"], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
