@@ -412,6 +412,10 @@ cdef class Search:
         if trick_index < 0 or trick_index + remaining > r.n_tricks:
             raise ValueError(f"trick_index {trick_index} with {remaining} tricks left exceeds "
                              f"the {r.n_tricks} trick_points")
+        if ABORT_ALL:
+            # searches are being stopped: a new one stops before it starts
+            # (a run of short queries would never reach a poll)
+            raise KeyboardInterrupt("search stopped (abort_searches)")
         cdef Solver* s = self.s
         cdef int i2
         cdef u64 hm[MAX_SEATS]

@@ -958,14 +958,7 @@ cdef bint loses_this_trick(Solver* s, int x, int need, int* esc, u64* rel) noexc
                     c = weakest(r, hs)
                     if hw < 0 or beats(r, c, hw):
                         hw = c
-        safe = 0
-        if hw >= 0:
-            d = xs
-            while d:
-                c = ks_ctz(d)
-                d &= d - 1
-                if (r.stronger[c] >> hw) & 1:
-                    safe |= (<u64>1) << c
+        safe = xs & ~r.stronger[hw] if hw >= 0 else 0   # hw is not x's
         if s.leader == x and (mine & ~r.lead_restricted):
             safe &= ~r.lead_restricted
         found = safe != 0

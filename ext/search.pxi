@@ -22,18 +22,14 @@ cdef void poll_stop(Solver* s) noexcept nogil:
     # pending for the caller to raise), or were all searches told to stop?
     # Either way s.stop makes the search unwind without storing anything:
     # poll_in stays 0, so that every node asks here again and returns.
-    if s.stop:
-        s.poll_in = 0
-        return
-    s.poll_in = POLL_NODES
-    if ABORT_ALL:
-        s.stop = 1
-    else:
-        with gil:
-            if PyErr_CheckSignals() != 0:
-                s.stop = 1
-    if s.stop:
-        s.poll_in = 0
+    if not s.stop:
+        if ABORT_ALL:
+            s.stop = 1
+        else:
+            with gil:
+                if PyErr_CheckSignals() != 0:
+                    s.stop = 1
+    s.poll_in = 0 if s.stop else POLL_NODES
 
 
 cdef inline void trick_result(Solver* s, int* trick, int* winner, int* pts, u64* mark,

@@ -4,9 +4,9 @@
 to the whole process group, but only the parent should act on it: it keeps
 what has finished and reports.  So the workers ignore SIGINT, and the parent
 tells them to stop through a shared event instead: a thread in each worker
-waits for it and then stops the search running there
-(:func:`kingsolve.solver.abort_searches`, within milliseconds), and a task
-that starts after it fails at once.  Without this the parent would wait for
+waits for it and then stops the searches there
+(:func:`kingsolve.solver.abort_searches`): the running one within
+milliseconds, and any later one before it starts.  Without this the parent would wait for
 every running and queued task to finish (a chunk of king52 deals can take
 minutes), or leave the processes running.
 """
@@ -17,13 +17,8 @@ import multiprocessing
 import signal
 import threading
 
-_stop = None  # the pool's stop event, in a worker process
-
-
 def _init(event) -> None:
-    global _stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
-    _stop = event
     threading.Thread(target=_watch, args=(event,), daemon=True).start()
 
 
@@ -33,17 +28,11 @@ def _watch(event) -> None:
     abort_searches(True)
 
 
-def _call(fn, args):
-    if _stop is not None and _stop.is_set():
-        raise KeyboardInterrupt("the run was interrupted")
-    return fn(*args)
-
-
 class StoppablePool:
     """A ``ProcessPoolExecutor`` of ``jobs`` processes whose tasks can be
     stopped: :meth:`submit` as usual, :meth:`stop` on an interrupt (running
     tasks fail with KeyboardInterrupt within milliseconds, queued ones at
-    once), :meth:`shutdown` in the end."""
+    their first search), :meth:`shutdown` in the end."""
 
     def __init__(self, jobs: int):
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
@@ -52,7 +41,7 @@ class StoppablePool:
                                             initargs=(self._event,))
 
     def submit(self, fn, *args) -> cf.Future:
-        return self._pool.submit(_call, fn, args)
+        return self._pool.submit(fn, *args)
 
     def stop(self) -> None:
         self._event.set()
