@@ -434,6 +434,7 @@ cdef class Search:
         for i2 in range(MAX_SEATS):
             s.trick[i2] = tm[i2]
         live_points(s)
+        trick_prefix(s)
         deep = remaining + trick_index > SHORT_HAND
         if deep != s.use_exact:
             # the table is organised for short or for long deals: start afresh
@@ -544,6 +545,7 @@ cdef class Search:
             self.s.trick_index = ti0
             self.s.trick = self.s.tstack[ti0]
             live_points(self.s)
+            trick_prefix(self.s)
             self.busy = False
         return [out[i] for i in range(k)]
 

@@ -995,7 +995,7 @@ cdef bint loses_this_trick(Solver* s, int x, int need, int* esc, u64* rel) noexc
     return True
 
 
-cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
+cdef int tricks_escaped(Solver* s, int x, int nt, int need, u64* rel) noexcept nogil:
     # How many of the next tricks (at most nt) can seat x, alone against the
     # others, make sure it wins none of (no trump live)?  Then it escapes at
     # least those tricks' points.  A suit is k-safe when some other seat h
@@ -1009,7 +1009,9 @@ cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
     # suit another seat holds is k-safe or void in x's hand (any of them may
     # lead after the first trick); on lead, x also needs a suit at least
     # 1-safe whose weakest card it may lead (it starts with that card).  0 if
-    # none.
+    # none, and 0 as soon as the answer is sure to be below need (the fewest
+    # tricks the caller can use: most positions fail, and the suits' counts
+    # then stop at the first suit that fails).
     # rel gets x's weakest card of each suit the answer looks at: every card
     # of the suit from it up keeps its owner, and so do the counts that make
     # up k (x's cards below h's weakest card, h's length).
@@ -1044,7 +1046,7 @@ cdef int tricks_escaped(Solver* s, int x, int nt, u64* rel) noexcept nogil:
                 kh = j
             if kh > ks:
                 ks = kh
-        if ks == 0:
+        if ks < need:
             return 0
         a1 = weakest(r, xs)
         if s.leader == x and not lead_found and (

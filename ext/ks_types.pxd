@@ -131,10 +131,15 @@ cdef struct Solver:
     int leader                     # seat that led (or leads) the current trick
     int live_pos                   # sum of the positive card_points of the cards not in a closed trick
     int live_neg                   # the same for the negative ones
-    int closed_pos[MAX_TRICKS + 1] # by trick index: the positive and negative card_points of
-    int closed_neg[MAX_TRICKS + 1] # the trick play_card closed (undo_card adds them back)
     int np                         # cards already played to the current trick
     int tstack[MAX_TRICKS + 1][MAX_SEATS]  # cards of each trick by trick index, leader first
+    # The trick so far, by trick index and cards played (k + 1 after its card k),
+    # kept by play_card (trick_prefix after any other change): the position of
+    # the card winning so far, the cards, and their positive and negative points
+    int twin[MAX_TRICKS + 1][MAX_SEATS]
+    u64 tcards[MAX_TRICKS + 1][MAX_SEATS]
+    int tpos[MAX_TRICKS + 1][MAX_SEATS]
+    int tneg[MAX_TRICKS + 1][MAX_SEATS]
     int* trick                     # tstack[trick_index]: the current trick
     int trick_index                # index of the current trick in trick_points
     int64_t nodes                  # search nodes (cards played), cumulative

@@ -47,9 +47,8 @@ cdef inline bint beats(Rules* r, int c, int w) noexcept nogil:
 cdef inline u64 live_cards(Solver* s) noexcept nogil:
     # Every card still in play: the hands and the current trick.
     cdef u64 live = s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3]
-    cdef int i
-    for i in range(s.np):
-        live |= (<u64>1) << s.trick[i]
+    if s.np:
+        live |= s.tcards[s.trick_index][s.np - 1]
     return live
 
 
@@ -93,15 +92,6 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
         reps[nm] = ks_ctz(b) if s.r.inverted else ks_msb(g)
         nm += 1
     return nm
-
-
-cdef inline int current_winner(Solver* s, int upto) noexcept nogil:
-    # Position (0-based from the leader) of the card winning the first `upto` cards.
-    cdef int w = 0, k
-    for k in range(1, upto):
-        if beats(&s.r, s.trick[k], s.trick[w]):
-            w = k
-    return w
 
 
 cdef struct OrderCtx:              # what every move of one node shares
@@ -298,9 +288,8 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
         x.later_side[x.n_later] = (s.side >> j) & 1
         x.n_later += 1
     if s.np > 0:
-        for k in range(s.np):
-            x.table_pts += s.r.card_points[s.trick[k]]
-        k = current_winner(s, s.np)
+        x.table_pts += s.tpos[s.trick_index][s.np - 1] + s.tneg[s.trick_index][s.np - 1]
+        k = s.twin[s.trick_index][s.np - 1]
         x.w_seat = seat_plus(s.leader, k, s.r.n)
         x.w_card = s.trick[k]
         x.lead = s.trick[0] >> 4

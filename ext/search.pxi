@@ -137,30 +137,78 @@ cdef void count_lens(Solver* s) noexcept nogil:
             s.lens |= (<u64>ks_popcount(s.hands[i] & suit_bits(su))) << (16 * i + 4 * su)
 
 
+cdef void trick_prefix(Solver* s) noexcept nogil:
+    # s.twin / tcards / tpos / tneg of the current trick from its cards (after
+    # they were set other than by play_card).
+    cdef int k, c, p, w = 0, ti = s.trick_index
+    cdef u64 cm = 0
+    cdef int cp = 0, cn = 0
+    for k in range(s.np):
+        c = s.trick[k]
+        p = s.r.card_points[c]
+        if p > 0:
+            cp += p
+        else:
+            cn += p
+        cm |= (<u64>1) << c
+        if k > 0 and beats(&s.r, c, s.trick[w]):
+            w = k
+        s.twin[ti][k] = w
+        s.tcards[ti][k] = cm
+        s.tpos[ti][k] = cp
+        s.tneg[ti][k] = cn
+
+
 cdef inline int play_card(Solver* s, int seat, int c, int* gain, u64* mark) noexcept nogil:
     # Play c for `seat`, the seat to move; completes the trick when it is the last card.
     # Returns the previous leader (for undo_card); gain = side's points if the trick
     # closed, mark = its winning card if that won by rank (else 0).
-    cdef int n = s.r.n
-    cdef int old_leader = s.leader, w, pts
-    s.hands[seat] &= ~((<u64>1) << c)
+    cdef Rules* r = &s.r
+    cdef int n = r.n, k = s.np, ti = s.trick_index
+    cdef int old_leader = s.leader, w, pts, p = r.card_points[c], cp, cn
+    cdef u64 bit = (<u64>1) << c, cm
+    s.hands[seat] &= ~bit
     s.lens -= (<u64>1) << (16 * seat + 4 * (c >> 4))
-    s.trick[s.np] = c
+    s.trick[k] = c
+    if k == 0:
+        w = 0
+        cm = bit
+        cp = 0
+        cn = 0
+    else:
+        w = s.twin[ti][k - 1]
+        if beats(r, c, s.trick[w]):
+            w = k
+        cm = s.tcards[ti][k - 1] | bit
+        cp = s.tpos[ti][k - 1]
+        cn = s.tneg[ti][k - 1]
+    if p > 0:
+        cp += p
+    else:
+        cn += p
+    s.twin[ti][k] = w
+    s.tcards[ti][k] = cm
+    s.tpos[ti][k] = cp
+    s.tneg[ti][k] = cn
     gain[0] = 0
     mark[0] = 0
-    if s.np + 1 == n:
+    if k + 1 == n:
         # its cards leave the live points (undo_card puts them back)
-        trick_result(s, s.trick, &w, &pts, mark, &s.closed_pos[s.trick_index],
-                     &s.closed_neg[s.trick_index])
-        s.live_pos -= s.closed_pos[s.trick_index]
-        s.live_neg -= s.closed_neg[s.trick_index]
+        s.live_pos -= cp
+        s.live_neg -= cn
+        pts = r.trick_points[ti] + cp + cn
+        # the winner won by rank: another card of its suit is in the trick
+        cm &= suit_bits(s.trick[w] >> 4)
+        if cm & (cm - 1):
+            mark[0] = (<u64>1) << s.trick[w]
+        w = seat_plus(old_leader, w, n)
         gain[0] = pts if (s.side >> w) & 1 else 0
         s.leader = w
         s.np = 0
-        s.trick_index += 1
-        s.trick = s.tstack[s.trick_index]
+        s.trick_index = ti + 1
+        s.trick = s.tstack[ti + 1]
     else:
-        s.np += 1
+        s.np = k + 1
     return old_leader
 
 
@@ -171,8 +219,8 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
         s.trick = s.tstack[s.trick_index]
         s.np = s.r.n - 1
         s.leader = old_leader
-        s.live_pos += s.closed_pos[s.trick_index]
-        s.live_neg += s.closed_neg[s.trick_index]
+        s.live_pos += s.tpos[s.trick_index][s.np]
+        s.live_neg += s.tneg[s.trick_index][s.np]
     else:
         s.np -= 1
     s.hands[seat] |= (<u64>1) << c
@@ -441,13 +489,18 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                 return v
         if (s.single >= 0 and ncards >= 2
                 and lb - (r.tp_neg[s.trick_index + ncards] - r.tp_neg[s.trick_index]) >= beta):
-            # ... nor the next k tricks (escaping them all could settle the test)
+            # ... nor the next k tricks (escaping them all could settle the
+            # test): need = the fewest that do, two at least (one is the
+            # bound above)
+            ti = s.trick_index
+            need = 2
+            while lb - (r.tp_neg[ti + need] - r.tp_neg[ti]) < beta:
+                need += 1
             drel = 0
-            i = tricks_escaped(s, s.single, ncards, &drel)
-            v = lb - (r.tp_neg[s.trick_index + i] - r.tp_neg[s.trick_index])
-            if i >= 2 and v >= beta:
+            i = tricks_escaped(s, s.single, ncards, need, &drel)
+            if i >= need:
                 rel[0] = drel
-                return v
+                return lb - (r.tp_neg[ti + i] - r.tp_neg[ti])
         tt_make_key(s, held, &key)
         if tt_lookup(s, &key, beta, &v, rel, &first):
             return v
