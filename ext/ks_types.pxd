@@ -68,7 +68,7 @@ cdef enum:
     CHUNK = 3                      # table entries per chunk
     CCNT_WORDS = 4                 # words of per-seat class counts in a signature
     MAX_CHAIN = 32                 # chunks of a signature's newest entries, long deals (the oldest recycled)
-    SHORT_CHAIN = 8                # the same for hands of up to SHORT_HAND cards
+    SHORT_CHAIN = 16               # the same for hands of up to SHORT_HAND cards (8: ru4 nodes +1%)
     SHORT_HAND = 10
     EXACT_FROM = 16                # long deals: a signature's entries are also indexed by exact
                                    # position once its list holds this many chunks

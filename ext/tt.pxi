@@ -27,7 +27,7 @@
 # any suit keyed by absolute position) has a slot in `slots` (4-slot buckets;
 # a full bucket evicts the signature of the smallest subtree, or its last
 # slot).  A signature's newest entries sit in a list of 3-entry chunks (an
-# entry that settles a probe moves to its front; when the list is full — 8
+# entry that settles a probe moves to its front; when the list is full — 16
 # chunks in deals of up to ten cards a hand, 32 in longer ones — its oldest
 # chunk is recycled), scanned with each entry's mask.  In the longer deals,
 # once a signature's list holds EXACT_FROM chunks, its entries are also
