@@ -24,12 +24,16 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     # Every point still to be scored (live cards' card_points, kept up to date
     # by play_card / undo_card, and the remaining tricks' trick_points) goes to
     # the side or not: the side's total lies between the sum of the negative
-    # ones and the sum of the positive ones.
+    # ones and the sum of the positive ones -- and is all of them when the
+    # side is every seat (a penalty deal took seconds to search before).
     cdef Rules* r = &s.r
     cdef int seat = seat_to_move(s)
     cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included
     lb[0] = r.tp_neg[s.trick_index + nt] - r.tp_neg[s.trick_index] + s.live_neg
     ub[0] = r.tp_pos[s.trick_index + nt] - r.tp_pos[s.trick_index] + s.live_pos
+    if s.side == (1 << r.n) - 1:
+        lb[0] += ub[0]
+        ub[0] = lb[0]
 
 
 cdef inline int tricks_needed(Rules* r, int ti, int first, int nt, bint by_side, int beta,

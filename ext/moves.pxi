@@ -94,6 +94,61 @@ cdef inline int move_classes(Solver* s, u64 legal, u64 live, int* reps, u64* gro
     return nm
 
 
+cdef int drop_dominated(Solver* s, int seat, int nm, int* reps, u64* groups, u64 live,
+                        u64* rel) noexcept nogil:
+    # The last card of a trick (its winner is then known): of move classes of
+    # one suit that follow each other among the live cards (a chain: no other
+    # seat's card lies between them), alike but for their points, keep only
+    # the one best for the seat's team -- the most points into a trick its
+    # team wins, the fewest into one the other team wins.  Exact: the winner
+    # is the same whichever of them is played (no live card between), and the
+    # positions after playing a or b differ only in which of the two the seat
+    # keeps; a and b play alike in every continuation (same rank among the
+    # other seats' cards, same restrictions), so for every way the play goes
+    # the side's points differ by (pa - pb) * ([side wins this trick] -
+    # [side wins the trick the kept card falls in]), whose sign is known here.
+    # rel gets the weakest card of each chain that lost a class: the chain is
+    # one seat's cards from there up throughout the partition.  Returns the
+    # number of classes kept (reps and groups compacted in place).
+    cdef Rules* r = &s.r
+    cdef int i, j, k = 0, start = 0, keep, c, w_seat
+    cdef int wpos = s.twin[s.trick_index][s.np - 1]
+    cdef int w_card = s.trick[wpos]
+    cdef bint team_wins
+    cdef u64 between
+    for i in range(1, nm + 1):
+        if i < nm:
+            c = ks_ctz(groups[i])
+            j = ks_msb(groups[i - 1])
+            if (c >> 4) == (j >> 4) and r.card_points[reps[i]] != r.card_points[reps[i - 1]]:
+                between = (((<u64>1) << c) - 1) & ~((((<u64>1) << j) << 1) - 1)
+                if (live & between) == 0 and (((r.discard_forced >> c) ^ (r.discard_forced >> j)) & 1) == 0 and (
+                        (((r.lead_restricted >> c) ^ (r.lead_restricted >> j)) & 1) == 0):
+                    continue       # group i extends the chain
+        # the chain is groups[start .. i - 1]
+        if i - start == 1:
+            reps[k] = reps[start]
+            groups[k] = groups[start]
+            k += 1
+        else:
+            # the chain's weakest card, before the compaction overwrites it
+            if r.inverted:
+                rel[0] |= (<u64>1) << ks_msb(groups[i - 1])
+            else:
+                rel[0] |= (<u64>1) << ks_ctz(groups[start])
+            w_seat = seat if beats(r, reps[start], w_card) else seat_plus(s.leader, wpos, r.n)
+            team_wins = ((s.side >> w_seat) & 1) == ((s.side >> seat) & 1)
+            keep = start
+            for j in range(start + 1, i):
+                if (r.card_points[reps[j]] > r.card_points[reps[keep]]) == team_wins:
+                    keep = j
+            reps[k] = reps[keep]
+            groups[k] = groups[keep]
+            k += 1
+        start = i
+    return k
+
+
 cdef struct OrderCtx:              # what every move of one node shares
     int table_pts                  # trick points plus the points of the cards on the table
     int w_seat                     # the trick's winner so far (np > 0)

@@ -432,7 +432,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef int nm, i, c, v, best, best_card = -1, first = -1
     cdef int lb, ub, gain, old_leader, ncards = 0, total_ub, k_side, k_opp, mt, need, ti
     cdef u64 tops[MAX_TRICKS]
-    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc
+    cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc, dom_rel = 0
     cdef TTKey key
     rel[0] = 0
     if np == 0:
@@ -592,6 +592,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     legal = legal_plays(s, seat)
     live = live_cards(s)
     nm = move_classes(s, legal, live, reps, groups)
+    if nm > 1 and np == n - 1 and r.n_classes > 1:
+        # the last card of the trick: of touching cards alike but for their
+        # points, only the best for the seat's team is searched
+        nm = drop_dominated(s, seat, nm, reps, groups, live, &dom_rel)
     if nm > 1:
         order_moves(s, seat, nm, reps, groups, first)
     best = -VAL_INF if maximize else VAL_INF
@@ -628,8 +632,11 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         acc |= crel
         if i + 1 < nm:
             skip |= weaker_equivalents(r, c, crel, live)
-    if (best >= beta) != maximize and nm > 1:
-        s.cut_at[np][2] += 1
+    if (best >= beta) != maximize:
+        # no cut-off: the classes dropped as dominated count too
+        acc |= dom_rel
+        if nm > 1:
+            s.cut_at[np][2] += 1
     if np == 0:
         if best >= beta:
             tt_store(s, &key, best, VAL_INF, best_card if maximize else -1, acc, ncards)
