@@ -592,9 +592,10 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     legal = legal_plays(s, seat)
     live = live_cards(s)
     nm = move_classes(s, legal, live, reps, groups)
-    if nm > 1 and np == n - 1 and r.n_classes > 1:
-        # the last card of the trick: of touching cards alike but for their
-        # points, only the best for the seat's team is searched
+    if nm > 1 and np > 0 and r.n_classes > 1:
+        # of touching cards alike but for their points, only the best for the
+        # seat's team is searched when the trick's winner is known (always
+        # for its last card)
         nm = drop_dominated(s, seat, nm, reps, groups, live, &dom_rel)
     if nm > 1:
         order_moves(s, seat, nm, reps, groups, first)
