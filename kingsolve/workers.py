@@ -17,6 +17,7 @@ import multiprocessing
 import signal
 import threading
 
+
 def _init(event) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     threading.Thread(target=_watch, args=(event,), daemon=True).start()
