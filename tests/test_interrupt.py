@@ -121,6 +121,9 @@ def test_ctrl_c_stops_stats_worker_processes(tmp_path):
     assert rc == 130
     assert "Traceback" not in err
     assert err.startswith("interrupted: 0 of 4 deals finished")
+    # no file to resume from: the note does not point to --resume
+    assert f"nothing written to {out}" in err and "--resume" not in err
+    assert not out.exists()
 
 
 def test_ctrl_c_stops_bid_worker_processes(tmp_path):

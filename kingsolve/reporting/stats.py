@@ -48,7 +48,12 @@ def notes(s: Summary) -> list[str]:
     if run.dropped_partial:
         out.append(f"{run.out}: rows of deals cut off mid-write were dropped and solved again")
     if run.interrupted:
-        where = f"; rows written to {run.out} (continue with --resume)" if run.out else ""
+        where = ""
+        if run.out:
+            # with no deal finished there is no file to resume from (it would start afresh,
+            # with a new seed unless --seed is given)
+            where = (f"; rows written to {run.out} (continue with --resume)" if run.deals_done
+                     else f"; nothing written to {run.out}")
         out.append(f"interrupted: {run.deals_done} of {run.n_deals} deals finished{where}")
     return out
 
