@@ -154,7 +154,10 @@ cdef struct Solver:
                                    # ducks[single], the table of the side's one seat
     Solver* ducks[MAX_SEATS]       # a duck solver per lone seat (allocated when first wanted)
     int duck_cards                 # duck_test is tried with at most this many cards a hand
+    int duck_graded                # duck_graded likewise (0: not tried; it is where tricks and
+                                   # cards both cost points)
     int64_t duck_at[2][2]          # debug: duck tests that failed / succeeded, and their nodes
+    int64_t graded_cuts            # debug: tests settled by duck_graded
     int stop                       # the query is being abandoned (Ctrl-C, abort_searches): the search
                                    # unwinds at once and stores nothing more in the table
     int poll_in                    # nodes left before the next poll_stop

@@ -335,6 +335,34 @@ def test_partition_entries_for_a_lone_seat_in_a_penalty_game(seed):
         assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
 
 
+def test_a_lone_seat_that_can_afford_a_trick_more_is_settled_by_its_duck_solver():
+    """Erajlash: tricks and cards both cost.  A lone seat that its duck solver
+    shows can hold itself to w more tricks loses at most the w worst trick
+    penalties and each seat's w worst cards; where that settles a test the
+    search stops there (duck_graded).  On 4-card positions late in a deal the
+    bound must settle some tests, and every value and card value must still be
+    the oracle's."""
+    cp = [0] * 64
+    for c in range(16, 16 + 13):
+        cp[c] = -1                     # every heart costs 1
+    cp[16 + 11] = -8                   # the king of hearts 8
+    cp[10] = cp[32 + 10] = -3          # two queens 3
+    tp = [-1] * 13
+    tp[11] = tp[12] = -4               # and the last two tricks 4 each
+    rules = Rules(4, card_points=cp, trick_points=tp, lead_restricted=SUIT[1])
+    s = Search(12)
+    s.configure(*rules.args())
+    s.reset_stats()
+    for k in range(24):
+        rnd = random.Random(k)
+        hands = same_lengths_positions(rnd, 4, random_lengths(rnd, 4, 4), 1, list(range(2, 15)))[0]
+        seat, leader = rnd.randrange(4), rnd.randrange(4)
+        v, cv = oracle(rules, hands, leader, [], 9, 1 << seat)
+        assert s.value(hands, leader, [], 9, 1 << seat) == v
+        assert dict(s.card_values(hands, leader, [], 9, 1 << seat)) == cv
+    assert s.graded_cuts > 0
+
+
 def _mixed_penalties(rnd: random.Random) -> list:
     """Card points of a penalty contract with at least two suits that mix
     cards of different points (so that the duck solver is used): a few
