@@ -227,15 +227,9 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
     s.lens += (<u64>1) << (16 * seat + 4 * (c >> 4))
 
 
-cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
-    # Can the side's one seat keep from winning any trick from here?  Asked of
-    # s.duck, a solver of the same deal where every trick costs 1 and nothing
-    # else counts: its value is >= 0 exactly when the seat can.  Its own table
-    # answers that yes/no for every beta, and its signatures leave out the
-    # points that split this table's (a suit holding a penalty card).
-    # Its rel holds here too: the duck classes of the cards (lead and discard
-    # restrictions only) follow from this table's classes, so every position
-    # this one's signature and rel cover is covered by the duck entry's.
+cdef int duck_search(Solver* s, int beta, u64* rel) noexcept nogil:
+    # The duck solver's fail-soft value of this position against beta (its
+    # nodes counted in s's, and in s's duck statistics).
     cdef Solver* d = s.duck
     cdef int i, v
     cdef int64_t n0 = d.nodes
@@ -248,14 +242,26 @@ cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
     d.trick = d.tstack[d.trick_index]
     d.live_pos = 0                 # no card scores in the duck contract
     d.live_neg = 0
-    v = search(d, 0, rel)
+    v = search(d, beta, rel)
     if d.stop:
         s.stop = 1
         s.poll_in = 0
     s.nodes += d.nodes - n0
-    s.duck_at[v >= 0][0] += 1
-    s.duck_at[v >= 0][1] += d.nodes - n0
-    return v >= 0
+    s.duck_at[v >= beta][0] += 1
+    s.duck_at[v >= beta][1] += d.nodes - n0
+    return v
+
+
+cdef bint duck_test(Solver* s, u64* rel) noexcept nogil:
+    # Can the side's one seat keep from winning any trick from here?  Asked of
+    # s.duck, a solver of the same deal where every trick costs 1 and nothing
+    # else counts: its value is >= 0 exactly when the seat can.  Its own table
+    # answers that yes/no for every beta, and its signatures leave out the
+    # points that split this table's (a suit holding a penalty card).
+    # Its rel holds here too: the duck classes of the cards (lead and discard
+    # restrictions only) follow from this table's classes, so every position
+    # this one's signature and rel cover is covered by the duck entry's.
+    return duck_search(s, 0, rel) >= 0
 
 
 cdef inline void sort_down(int* a, int n) noexcept nogil:
@@ -279,14 +285,12 @@ cdef bint duck_graded(Solver* s, int beta, int ncards, int* v, u64* rel) noexcep
     # counts, so its rel holds for the bound too).  v = minus that loss, for
     # the tricks the seat is held to.
     cdef Rules* r = &s.r
-    cdef Solver* d = s.duck
     cdef int ti = s.trick_index, i, j, p, c, w, res
     cdef int tp[MAX_TRICKS]
     cdef int pen[MAX_SEATS][MAX_TRICKS]
     cdef int npen[MAX_SEATS]
     cdef int loss[MAX_TRICKS + 1]
     cdef u64 pc
-    cdef int64_t n0 = d.nodes
     for i in range(ncards):
         tp[i] = -r.trick_points[ti + i] if r.trick_points[ti + i] < 0 else 0
     sort_down(tp, ncards)
@@ -313,22 +317,7 @@ cdef bint duck_graded(Solver* s, int beta, int ncards, int* v, u64* rel) noexcep
         w += 1
     if w == 0:
         return False               # (taking no trick more is duck_test's)
-    for i in range(MAX_SEATS):
-        d.hands[i] = s.hands[i]
-    d.lens = s.lens
-    d.leader = s.leader
-    d.np = 0
-    d.trick_index = s.trick_index
-    d.trick = d.tstack[d.trick_index]
-    d.live_pos = 0
-    d.live_neg = 0
-    res = search(d, -w, rel)
-    if d.stop:
-        s.stop = 1
-        s.poll_in = 0
-    s.nodes += d.nodes - n0
-    s.duck_at[res >= -w][0] += 1
-    s.duck_at[res >= -w][1] += d.nodes - n0
+    res = duck_search(s, -w, rel)
     if res < -w:
         return False
     s.graded_cuts += 1
