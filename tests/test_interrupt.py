@@ -78,8 +78,12 @@ def _interrupt(args, wait: float, cwd, group: bool = False):
     exit code, stderr and the seconds it took to stop.  ``cwd`` is a scratch
     directory: from a checkout, ``python -m`` would import the source tree
     (without its built core) instead of the installed package."""
+    # As from a terminal, the child starts with SIGINT's default action: a
+    # shell's background job (a CI script started with `&`) inherits SIGINT
+    # ignored, and Python then installs no handler for it at all.
     p = subprocess.Popen([sys.executable, "-m", "kingsolve", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+                         stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         time.sleep(wait)
         if p.poll() is not None:
