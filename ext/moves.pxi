@@ -382,7 +382,8 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     # In a trick nobody wants (a penalty contract), the seats behind stay under
     # the winning card where they can (predict_ducker), rather than beat it as
     # in a trick game.  Asked for the cards of a lone seat's opponents that
-    # follow to a trick (where they keep the lone seat winning it): ru4 10
+    # follow to a trick (where they keep the lone seat winning it; with a side
+    # of several seats, for every seat following): ru4 10
     # tables 12.47M -> 11.62M nodes and 17.80G -> 16.37G instructions, ua3
     # 5.36M -> 5.42M and +1.4%; 30 other layouts each -0.8% nodes; king52
     # penalty contracts 4-5 tricks in, -3.6% nodes.  Also asked for the lone

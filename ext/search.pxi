@@ -757,7 +757,7 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # The first probe is halfway from the guess up to the upper bound instead;
     # it mostly fails, cheaply, and the walk starts from its value (40 tables
     # each, guessed: ua3 erajlash 3.72M -> 3.38M nodes, the median table
-    # 453k -> 432k; ru4 6.54M -> 6.31M, 687k -> 658k; a quarter or three
+    # 453k -> 432k; ru4 6.54M -> 6.31M, 687k -> 658k; three eighths to three
     # quarters of the way measured alike).  Measured on ru4 /
     # ua3 (10 tables, erajlash guessed from its parts): nodes 15.61M -> 14.36M
     # and 6.98M -> 6.45M; without guesses 17.14M -> 14.84M and 7.11M -> 6.37M;
