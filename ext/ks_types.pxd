@@ -150,12 +150,15 @@ cdef struct Solver:
     int64_t tt_full                # times the chunks ran out (see tt_sweep)
     int64_t tt_swept               # ... and the smaller subtrees' signatures were freed
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
-    Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or NULL:
-                                   # ducks[single], the table of the side's one seat
+    Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or, in
+                                   # a positive game, "every trick is worth 1" (the trick solver, see
+                                   # wins_a_trick); or NULL: ducks[single], the table of the side's one seat
     Solver* ducks[MAX_SEATS]       # a duck solver per lone seat (allocated when first wanted)
     int duck_cards                 # duck_test is tried with at most this many cards a hand
     int duck_graded                # duck_graded likewise (0: not tried; it is where tricks and
                                    # cards both cost points)
+    bint trick_test                # a lone seat in a positive game asks its trick solver whether it
+                                   # can win another trick (wins_a_trick)
     int64_t duck_at[2][2]          # debug: duck tests that failed / succeeded, and their nodes
     int64_t graded_cuts            # debug: tests settled by duck_graded
     int stop                       # the query is being abandoned (Ctrl-C, abort_searches): the search

@@ -407,6 +407,124 @@ def test_duck_tables_kept_across_contracts_and_seats(seed):
             assert s.value(hands, leader, trick, ti, 1 << seat) == v
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_duck_game_is_answered_by_the_duck_solver(seed):
+    """A short deal's contract that is the duck game at some scale (every
+    trick costs the same, no card counts: no-tricks) is solved for a lone
+    seat by that seat's duck solver, so that its table is warm for the duck
+    tests of the contracts after it; the main table is not touched.  Value,
+    card values, an optimal line and zero-window tests, from mid-trick
+    positions too, are the oracle's; and so are the values of a penalty
+    contract with the same duck rules asked after it, whose duck tests meet
+    the warm table."""
+    rnd = random.Random(seed)
+    n = rnd.choice([3, 4])
+    per_hand = rnd.randint(1, 4)
+    tricks = rnd.choice([8, 10])
+    ti = rnd.randint(0, tricks - per_hand)
+    lr, df = rnd.choice([(0, 0), (SUIT[1], 0), (SUIT[1], 1 << (16 + 11)), (0, SUIT[rnd.randrange(4)])])
+    hands, leader, trick = random_position(rnd, n, per_hand,
+                                           played=0 if per_hand == 1 else rnd.randint(0, n - 1))
+    scale = rnd.choice([1, 2, 75])
+    duck_game = Rules(n, trump=rnd.choice([-1, -1, 0]), inverted=rnd.random() < 0.2,
+                      trick_points=[-scale] * tricks, lead_restricted=lr, discard_forced=df)
+    s = Search(10)
+    s.configure(*duck_game.args())
+    seats = rnd.sample(range(n), n)
+    for seat in seats:
+        side = 1 << seat
+        v, cv = oracle(duck_game, hands, leader, trick, ti, side)
+        assert s.value(hands, leader, trick, ti, side) == v
+        assert dict(s.card_values(hands, leader, trick, ti, side)) == cv
+        line = s.line(hands, leader, trick, ti, side)
+        assert replay(duck_game, hands, leader, trick, ti, side, line) == v
+        assert s.reaches(hands, leader, trick, ti, side, v) is True
+        assert s.reaches(hands, leader, trick, ti, side, v + 1) is False
+        assert s.reaches(hands, leader, trick, ti, side, v - scale + 1) is True
+    assert s.tt_probes == 0
+    # then a penalty contract with the same duck rules (mixed suits: duck tests)
+    rules = Rules(n, trump=duck_game.trump, inverted=duck_game.inverted,
+                  card_points=_mixed_penalties(rnd), trick_points=[rnd.choice([0, -1])] * tricks,
+                  lead_restricted=lr, discard_forced=df)
+    s.configure(*rules.args())
+    for seat in seats:
+        v, cv = oracle(rules, hands, leader, trick, ti, 1 << seat)
+        assert s.value(hands, leader, trick, ti, 1 << seat) == v
+        assert dict(s.card_values(hands, leader, trick, ti, 1 << seat)) == cv
+
+
+def test_duck_game_of_a_long_deal_keeps_the_main_table():
+    """In a 13-card deal the duck game is searched as any contract (the duck
+    solver's smaller table made king52's no-tricks dearer): the main table is
+    probed."""
+    rules = Rules(4, trick_points=[-2] * 13)
+    s = Search(10)
+    s.configure(*rules.args())
+    for k in range(10):
+        rnd = random.Random(k)
+        hands, leader, trick = random_position(rnd, 4, 4)
+        for seat in range(4):
+            v, _ = oracle(rules, hands, leader, trick, 9, 1 << seat)
+            assert s.value(hands, leader, trick, 9, 1 << seat) == v
+    assert s.tt_probes > 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_trick_solver_of_a_lone_seat_in_a_positive_game(seed):
+    """In a positive game where every trick is worth points and some cards too
+    (plus-erajlash), a lone seat that needs just one more trick asks its trick
+    solver (every trick worth 1) whether it can win one; if it cannot, it takes
+    nothing more.  So does a lone seat where only cards are worth points and
+    some suits mix cards of different points (plus-boys, plus-girls), for the
+    second answer.  Values and card values over a run of positions of one
+    shape (the partition entries) are the oracle's."""
+    check_trick_solver_run(random.Random(seed))
+
+
+def test_trick_solver_is_asked():
+    """The same over forty fixed runs: the trick solver was asked, and both
+    answers came (it can win another trick, it cannot)."""
+    asked = [0, 0]
+    for seed in range(40):
+        (failed, _), (succeeded, _) = check_trick_solver_run(random.Random(seed))
+        asked[0] += failed
+        asked[1] += succeeded
+    assert asked[0] > 0 and asked[1] > 0
+
+
+def check_trick_solver_run(rnd: random.Random):
+    """One run of test_trick_solver_of_a_lone_seat_in_a_positive_game; returns
+    the duck (here trick) solver's statistics."""
+    n = rnd.choice([3, 4])
+    per_hand = rnd.randint(2, 4)
+    tricks = rnd.choice([8, 13])
+    ti = rnd.randint(0, tricks - per_hand)
+    if rnd.random() < 0.5:
+        cp = [0] * 64
+        for c in range(64):
+            if (c & 15) < 13 and rnd.random() < 0.3:
+                cp[c] = rnd.randint(1, 4)
+        tp = [rnd.choice([1, 2]) for _ in range(tricks)]
+    else:
+        cp = [-x for x in _mixed_penalties(rnd)]
+        tp = [0] * tricks
+    lr, df = rnd.choice([(0, 0), (SUIT[1], 0), (0, SUIT[rnd.randrange(4)])])
+    rules = Rules(n, trump=rnd.choice([-1, -1, 0]), inverted=rnd.random() < 0.2,
+                  card_points=cp, trick_points=tp, lead_restricted=lr, discard_forced=df)
+    s = Search(10)
+    s.configure(*rules.args())
+    s.reset_stats()
+    seat = rnd.randrange(n)
+    leader = rnd.randrange(n)
+    for hands in same_lengths_positions(rnd, n, random_lengths(rnd, n, per_hand), 8, list(range(2, 15))):
+        v, cv = oracle(rules, hands, leader, [], ti, 1 << seat)
+        assert s.value(hands, leader, [], ti, 1 << seat) == v
+        assert dict(s.card_values(hands, leader, [], ti, 1 << seat)) == cv
+    return s.duck_stats
+
+
 def settled_before_search(rules, hands, leader, trick_index, side, target, reached):
     """A zero-window test of the position (at a trick's start) answers
     `reached` without a single node: a bound settled it."""
