@@ -411,13 +411,14 @@ def test_duck_tables_kept_across_contracts_and_seats(seed):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_duck_game_is_answered_by_the_duck_solver(seed):
     """A short deal's contract that is the duck game at some scale (every
-    trick costs the same, no card counts: no-tricks) is solved for a lone
-    seat by that seat's duck solver, so that its table is warm for the duck
-    tests of the contracts after it; the main table is not touched.  Value,
-    card values, an optimal line and zero-window tests, from mid-trick
-    positions too, are the oracle's; and so are the values of a penalty
-    contract with the same duck rules asked after it, whose duck tests meet
-    the warm table."""
+    trick costs the same, no card counts: no-tricks), or the trick game (every
+    trick is worth the same: plus-tricks, a lone seat's trump game), is solved
+    for a lone seat by that seat's duck (or trick) solver, so that its table
+    is warm for the tests of the contracts after it; the main table is not
+    touched.  Value, card values, an optimal line and zero-window tests, from
+    mid-trick positions too, are the oracle's; and so are the values of a
+    contract of the same sign with the same duck rules asked after it, whose
+    duck (or trick) tests meet the warm table."""
     rnd = random.Random(seed)
     n = rnd.choice([3, 4])
     per_hand = rnd.randint(1, 4)
@@ -427,8 +428,9 @@ def test_duck_game_is_answered_by_the_duck_solver(seed):
     hands, leader, trick = random_position(rnd, n, per_hand,
                                            played=0 if per_hand == 1 else rnd.randint(0, n - 1))
     scale = rnd.choice([1, 2, 75])
+    sign = rnd.choice([-1, 1])
     duck_game = Rules(n, trump=rnd.choice([-1, -1, 0]), inverted=rnd.random() < 0.2,
-                      trick_points=[-scale] * tricks, lead_restricted=lr, discard_forced=df)
+                      trick_points=[sign * scale] * tricks, lead_restricted=lr, discard_forced=df)
     s = Search(10)
     s.configure(*duck_game.args())
     seats = rnd.sample(range(n), n)
@@ -443,10 +445,11 @@ def test_duck_game_is_answered_by_the_duck_solver(seed):
         assert s.reaches(hands, leader, trick, ti, side, v + 1) is False
         assert s.reaches(hands, leader, trick, ti, side, v - scale + 1) is True
     assert s.tt_probes == 0
-    # then a penalty contract with the same duck rules (mixed suits: duck tests)
+    # then a contract of the same sign with the same duck rules (mixed suits:
+    # duck tests, or trick tests)
     rules = Rules(n, trump=duck_game.trump, inverted=duck_game.inverted,
-                  card_points=_mixed_penalties(rnd), trick_points=[rnd.choice([0, -1])] * tricks,
-                  lead_restricted=lr, discard_forced=df)
+                  card_points=[-sign * x for x in _mixed_penalties(rnd)],
+                  trick_points=[rnd.choice([0, sign])] * tricks, lead_restricted=lr, discard_forced=df)
     s.configure(*rules.args())
     for seat in seats:
         v, cv = oracle(rules, hands, leader, trick, ti, 1 << seat)
