@@ -446,15 +446,41 @@ def test_duck_game_is_answered_by_the_duck_solver(seed):
         assert s.reaches(hands, leader, trick, ti, side, v - scale + 1) is True
     assert s.tt_probes == 0
     # then a contract of the same sign with the same duck rules (mixed suits:
-    # duck tests, or trick tests)
-    rules = Rules(n, trump=duck_game.trump, inverted=duck_game.inverted,
-                  card_points=[-sign * x for x in _mixed_penalties(rnd)],
-                  trick_points=[rnd.choice([0, sign])] * tricks, lead_restricted=lr, discard_forced=df)
+    # duck tests, or trick tests; or no card and the last two tricks costing:
+    # duck tests)
+    if sign < 0 and rnd.random() < 0.4:
+        rules = Rules(n, trump=duck_game.trump, inverted=duck_game.inverted,
+                      trick_points=[0] * (tricks - 2) + [-4, -4], lead_restricted=lr, discard_forced=df)
+    else:
+        rules = Rules(n, trump=duck_game.trump, inverted=duck_game.inverted,
+                      card_points=[-sign * x for x in _mixed_penalties(rnd)],
+                      trick_points=[rnd.choice([0, sign])] * tricks, lead_restricted=lr, discard_forced=df)
     s.configure(*rules.args())
     for seat in seats:
         v, cv = oracle(rules, hands, leader, trick, ti, 1 << seat)
         assert s.value(hands, leader, trick, ti, 1 << seat) == v
         assert dict(s.card_values(hands, leader, trick, ti, 1 << seat)) == cv
+
+
+def test_last_two_tricks_ask_the_duck_solver_in_short_deals():
+    """Where no card counts and only the last two tricks cost (no-last-two), a
+    short deal's lone seat asks its duck solver whether it can keep from
+    winning any trick more (warm from no-tricks, solved before it with the same
+    duck rules); a long deal's does not.  Every value is the oracle's."""
+    for tricks, asked in ((8, True), (13, False)):
+        duck_game = Rules(4, trick_points=[-2] * tricks)
+        last_two = Rules(4, trick_points=[0] * (tricks - 2) + [-8, -8])
+        s = Search(10)
+        for k in range(10):
+            rnd = random.Random(k)
+            hands, leader, trick = random_position(rnd, 4, 4)
+            for rules in (duck_game, last_two):
+                s.configure(*rules.args())
+                for seat in range(4):
+                    v, _ = oracle(rules, hands, leader, trick, tricks - 4, 1 << seat)
+                    assert s.value(hands, leader, trick, tricks - 4, 1 << seat) == v
+        (failed, _), (succeeded, _) = s.duck_stats
+        assert (failed + succeeded > 0) is asked
 
 
 def test_duck_game_of_a_long_deal_keeps_the_main_table():
