@@ -255,7 +255,8 @@ cdef class Search:
     cdef bint busy
     cdef object _config
     cdef object _duck_config           # the duck solvers' rules (see _set_duck), or None
-    cdef int duck_game                 # the contract is the duck game at this many points a trick, or 0
+    cdef int duck_game                 # the contract is the duck game (or the trick game) at this many
+                                       # points a trick, solved by the duck solvers (see _set_duck), or 0
     cdef int64_t _n0                   # the answering solver's nodes before the query (see _answerer)
 
     def __cinit__(self, int tt_log2=DEF_TT_LOG2):

@@ -229,7 +229,8 @@ cdef inline void undo_card(Solver* s, int seat, int c, int old_leader) noexcept 
 
 cdef void copy_position(Solver* d, Solver* s) noexcept nogil:
     # d takes s's position (hands, leader, trick so far) to answer a query of
-    # s's in d's contract, the duck game (no card scores: no live points).
+    # s's in d's contract, the duck or trick game (no card scores: no live
+    # points).
     cdef int i
     for i in range(MAX_SEATS):
         d.hands[i] = s.hands[i]
@@ -271,8 +272,8 @@ cdef int duck_search(Solver* s, int beta, u64* rel) noexcept nogil:
 
 
 cdef int wins_a_trick(Solver* s, u64* rel) noexcept nogil:
-    # A lone seat in a positive game (no point left is negative, every trick
-    # is worth something): how many more tricks can it surely win, asked of
+    # A lone seat in a positive game (no point left is negative): how many
+    # more tricks can it surely win, asked of
     # s.duck, here the trick solver (the same deal where every trick is worth
     # 1 and nothing else counts), against 1: a fail-soft count, >= 1 when it
     # can win one, else 0, when it cannot win another trick and so takes no
@@ -696,10 +697,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             elif s.trick_test and s.duck != NULL and s.single >= 0:
                 # a trick left is worth nothing (in plus-boys and plus-girls
                 # every one): a lone seat that cannot win another trick takes
-                # no point more (40
-                # tables each: ua3 plus-boys and plus-girls 3.29M -> 2.73M
-                # nodes, ru4 1.61M -> 1.34M; asked only with six cards a hand
-                # or fewer, or four, it saved less)
+                # no point more (40 tables each: ua3 plus-boys and plus-girls
+                # 3.29M -> 2.73M nodes, ru4 1.61M -> 1.34M; asked only with six
+                # cards a hand or fewer, or four, it saved less)
                 i = wins_a_trick(s, &drel)
                 if i == 0:
                     rel[0] = drel
