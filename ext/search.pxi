@@ -247,20 +247,12 @@ cdef void copy_position(Solver* d, Solver* s) noexcept nogil:
 
 
 cdef int duck_search(Solver* s, int beta, u64* rel) noexcept nogil:
-    # The duck solver's fail-soft value of this position against beta (its
-    # nodes counted in s's, and in s's duck statistics).
+    # The duck solver's fail-soft value of this position (a trick's start)
+    # against beta (its nodes counted in s's, and in s's duck statistics).
     cdef Solver* d = s.duck
-    cdef int i, v
+    cdef int v
     cdef int64_t n0 = d.nodes
-    for i in range(MAX_SEATS):
-        d.hands[i] = s.hands[i]
-    d.lens = s.lens
-    d.leader = s.leader
-    d.np = 0
-    d.trick_index = s.trick_index
-    d.trick = d.tstack[d.trick_index]
-    d.live_pos = 0                 # no card scores in the duck contract
-    d.live_neg = 0
+    copy_position(d, s)
     v = search(d, beta, rel)
     if d.stop:
         s.stop = 1
@@ -273,12 +265,12 @@ cdef int duck_search(Solver* s, int beta, u64* rel) noexcept nogil:
 
 cdef int wins_a_trick(Solver* s, u64* rel) noexcept nogil:
     # A lone seat in a positive game (no point left is negative): how many
-    # more tricks can it surely win, asked of
-    # s.duck, here the trick solver (the same deal where every trick is worth
-    # 1 and nothing else counts), against 1: a fail-soft count, >= 1 when it
-    # can win one, else 0, when it cannot win another trick and so takes no
-    # point more.  Its table is kept like the duck table, and its rel holds
-    # here for the same reason (see duck_test).
+    # more tricks can it surely win, asked of s.duck, here the trick solver
+    # (the same deal where every trick is worth 1 and nothing else counts),
+    # against 1: a fail-soft count, >= 1 when it can win one, else 0, when it
+    # cannot win another trick and so takes no point more.  Its table is kept
+    # like the duck table, and its rel holds here for the same reason (see
+    # duck_test).
     return duck_search(s, 1, rel)
 
 
