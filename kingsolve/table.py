@@ -213,46 +213,51 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
     # guess); once it may run it goes before the other cells (those rows,
     # erajlash, are the longest: started last they would run alone at the
     # end).  Rows are reported in order, as each completes.
-    import threading
+    # Each of the `jobs` lanes has its own Solver and runs one cell at a time.
+    # Lane k keeps to the seats s with s % jobs == k while it has one ready:
+    # a seat's tables (its main-table entries and its duck solver's, see
+    # Search._set_duck) stay warm across its rows, as in one Solver; a lane
+    # with none of its own ready takes another seat's cell rather than wait.
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     from .solver import Deal, Solver, abort_searches
-    local = threading.local()
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
     left = [0 if same[i] is not None else n for i in range(len(chosen))]
     todo = [(i, seat) for i in range(len(chosen)) for seat in range(n) if left[i]]
+    lanes = [None] * jobs              # a lane's Solver, made on its first cell
+    free = list(range(jobs))
 
-    def solve(i, seat, guess):
-        solver = getattr(local, "solver", None)
-        if solver is None:
-            solver = local.solver = Solver(size)
+    def solve(lane, i, seat, guess):
+        if lanes[lane] is None:
+            lanes[lane] = Solver(size)
         deal = Deal.from_layout(chosen[i], table.layout, lead)
-        return i, seat, solver.value(deal, 1 << seat, guess)
+        return lane, i, seat, lanes[lane].value(deal, 1 << seat, guess)
 
     def can_run(cell):
         i, seat = cell
         return parts[i] is None or all(cells[k][seat] is not None for k in parts[i])
 
-    def next_cell():
-        ready = [c for c in todo if can_run(c)]
-        return next((c for c in ready if parts[c[0]] is not None), ready[0] if ready else None)
+    def next_cell(lane):
+        return _next_cell([c for c in todo if can_run(c)], lane, jobs, parts)
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     running = {}
     done_rows = 0
     try:
         while todo or running:
-            while len(running) < jobs and (cell := next_cell()) is not None:
+            while free and (cell := next_cell(free[0])) is not None:
+                lane = free.pop(0)
                 todo.remove(cell)
                 i, seat = cell
                 guess = None if parts[i] is None else guess_from_parts(
                     rules[i], [(rules[k], (cells[k][seat],)) for k in parts[i]])[0]
-                running[pool.submit(solve, i, seat, guess)] = cell
+                running[pool.submit(solve, lane, i, seat, guess)] = cell
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in finished:
                 del running[f]
-                i, seat, v = f.result()
+                lane, i, seat, v = f.result()
+                free.append(lane)
                 cells[i][seat] = v
                 left[i] -= 1
             while done_rows < len(chosen) and left[done_rows] == 0:
@@ -274,6 +279,16 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
         raise
     pool.shutdown(wait=True)
     return table
+
+
+def _next_cell(ready, lane, jobs, parts):
+    """The cell lane `lane` (of `jobs`) solves next among the `ready` (row,
+    seat) cells, in table order, or None: first its own seats' (seat % jobs ==
+    lane), whose tables it keeps warm, then any other; within each, a row with
+    parts (erajlash: the longest cells) before the rest."""
+    if not ready:
+        return None
+    return min(ready, key=lambda c: (c[1] % jobs != lane, parts[c[0]] is None))
 
 
 class ReferenceSolver:

@@ -14,8 +14,8 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRulesError
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver
-from kingsolve.table import (ReferenceSolver, all_contracts, contract_label, find_same, guesses_from_parts, make_table,
-                             parse_contracts, rescale)
+from kingsolve.table import (ReferenceSolver, _next_cell, all_contracts, contract_label, find_same, guesses_from_parts,
+                             make_table, parse_contracts, rescale)
 from kingsolve.variants import get_variant
 
 # Three seats, two cards each: seat 1 ♥A7, seat 2 ♥K8, seat 3 ♠K8.
@@ -89,6 +89,21 @@ def test_threaded_grid_equals_reference(vid, hand_size, seed):
         assert row.values == want, (str(lay), row.contract)
     with pytest.raises(ValueError, match="not both"):
         make_table(lay, v, solver=Solver(12), jobs=2)
+
+
+def test_a_lane_takes_its_own_seats_first():
+    """make_table's threads: lane k of `jobs` takes the ready cells of its own
+    seats (seat % jobs == k) first, so that a seat's warm tables serve its next
+    rows; among those, rows with parts (erajlash) first; with none of its own
+    ready it takes another seat's rather than wait."""
+    parts = [None, None, [0, 1]]
+    ready = [(0, 0), (0, 1), (0, 2), (0, 3), (2, 3)]
+    assert _next_cell(ready, 0, 2, parts) == (0, 0)
+    assert _next_cell(ready, 1, 2, parts) == (2, 3)
+    assert _next_cell([(0, 0), (0, 2)], 1, 2, parts) == (0, 0)
+    assert _next_cell([(1, 2), (2, 0)], 0, 2, parts) == (2, 0)
+    assert _next_cell([(0, 1), (1, 2)], 2, 3, parts) == (1, 2)
+    assert _next_cell([], 0, 2, parts) is None
 
 
 def test_threaded_grid_equals_sequential_on_full_hands():
