@@ -118,22 +118,29 @@ cdef int line_c(Solver* s, int* out) noexcept nogil:
     return k
 
 
+cdef size_t POPULATE_MAX = <size_t>32 << 20
+
+
 cdef Solver* solver_alloc(int tt_log2) noexcept:
     # A solver with an empty table of about 2**tt_log2 entries, or NULL.
     # tt_log2 sizes the table: 2**(tt_log2-1) signature slots (96 bytes each)
     # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
     # 2**(tt_log2-1) entries by exact position (56 bytes each).
+    # A table of POPULATE_MAX bytes or less (the short deals' default size,
+    # and their duck solvers') is committed whole at once (see mem.h): 1.9 ms
+    # for 2**16; a larger one, which a search may never fill, page by page.
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
-    cdef int i
+    cdef int i, populate
     if s == NULL:
         return NULL
     s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
     s.n_chunks = 1 << (tt_log2 - 1)
     s.free_chunk = -1
     s.exact_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
-    s.slots = <TTSlot*>ks_table_alloc(slots_size(s))
-    s.chunks = <TTChunk*>ks_table_alloc(chunks_size(s))
-    s.exact = <TTEntry*>ks_table_alloc(exact_size(s))
+    populate = slots_size(s) + chunks_size(s) + exact_size(s) <= POPULATE_MAX
+    s.slots = <TTSlot*>ks_table_alloc(slots_size(s), populate)
+    s.chunks = <TTChunk*>ks_table_alloc(chunks_size(s), populate)
+    s.exact = <TTEntry*>ks_table_alloc(exact_size(s), populate)
     if s.slots == NULL or s.chunks == NULL or s.exact == NULL:
         solver_free(s)
         return NULL

@@ -17,7 +17,7 @@ cdef extern from "bits.h" nogil:
     int ks_fast_pext()             # pext/pdep are one instruction on this CPU
 
 cdef extern from "mem.h" nogil:
-    void* ks_table_alloc(size_t size)
+    void* ks_table_alloc(size_t size, int populate)
     void ks_table_free(void* p, size_t size)
 
 # Limits.

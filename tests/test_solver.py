@@ -1,6 +1,8 @@
 """The solver facade (kingsolve.solver) against the pure-Python reference
 solver, on random small end positions of every variant and contract."""
+import os
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -218,3 +220,25 @@ def test_bad_side_and_table_size():
         SOLVER.value(deal, 1 << 3)
     with pytest.raises(ValueError):
         Solver(40)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc (Linux)")
+def test_short_deals_table_is_committed_at_once_and_a_long_one_page_by_page():
+    """A table of 32 MB or less (the short deals' default, 2**16: about 9 MB)
+    is mapped with all its pages committed (ext/mem.h: a page read before it
+    is written would otherwise be faulted twice, the second time flushing the
+    TLB of every core that runs one of the process's threads); a larger one
+    (13-card hands' 2**20, about 147 MB) is committed as the search touches it."""
+    def resident_mb():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+
+    before = resident_mb()
+    small = Solver(16)
+    grown = resident_mb() - before
+    assert grown >= 8, grown
+    before = resident_mb()
+    large = Solver(20)
+    grown = resident_mb() - before
+    assert grown < 16, grown
+    del small, large
