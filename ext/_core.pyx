@@ -127,7 +127,7 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
     # 2**(tt_log2-1) entries by exact position (56 bytes each).
     # A table of POPULATE_MAX bytes or less (the short deals' default size,
-    # and their duck solvers') is committed whole at once (see mem.h): 1.9 ms
+    # and their duck solvers') is committed whole at once (see mem.h): 2-3 ms
     # for 2**16; a larger one, which a search may never fill, page by page.
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
     cdef int i, populate
