@@ -14,8 +14,8 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRulesError
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver
-from kingsolve.table import (ReferenceSolver, _next_cell, all_contracts, contract_label, find_same, guesses_from_parts,
-                             make_table, parse_contracts, rescale)
+from kingsolve.table import (ReferenceSolver, _next_cell, all_contracts, contract_label, find_parts, find_same,
+                             guesses_from_parts, make_table, parse_contracts, rescale, row_links)
 from kingsolve.variants import get_variant
 
 # Three seats, two cards each: seat 1 ♥A7, seat 2 ♥K8, seat 3 ♠K8.
@@ -179,6 +179,22 @@ def test_two_card_hands_make_the_last_two_every_trick():
     rules = {c.name: c.deal_rules(2) for c in all_contracts(v) if c.name in ("no-tricks", "no-last-two")}
     assert find_same(rules["no-last-two"], [rules["no-tricks"]]) == 0
     assert find_same(c := v.contract("no-last-two").deal_rules(), [v.contract("no-tricks").deal_rules()]) is None, c
+
+
+@pytest.mark.parametrize("vid", ["ru4", "ua3", "ru3", "king52"])
+@pytest.mark.parametrize("hand_size", [None, 2])
+def test_row_links_are_the_pairwise_parts_and_same_games(vid, hand_size):
+    """make_table links its rows in one pass (row_links): the same parts
+    (erajlash and plus-erajlash from the six rows before each) and the same
+    earlier games as find_parts and find_same row by row, also on two-card
+    hands, where no-last-two is no-tricks."""
+    variant = get_variant(vid)
+    rules = [c.deal_rules(hand_size) if hand_size else c.deal_rules() for c in all_contracts(variant)]
+    parts, same = row_links(rules)
+    assert parts == [find_parts(r, rules[:i]) for i, r in enumerate(rules)]
+    assert same == [find_same(r, rules[:i]) for i, r in enumerate(rules)]
+    assert sum(p is not None for p in parts) == (0 if vid == "king52" else 2)
+    assert sum(s is not None for s in same) >= 5
 
 
 class CountingSolver(ReferenceSolver):
