@@ -13,6 +13,7 @@ not measure speed, only that the search did not run to its end.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -124,10 +125,16 @@ def test_ctrl_c_stops_stats_worker_processes(tmp_path):
                              "-C", "no-girls", "--out", str(out)], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
-    assert err.startswith("interrupted: 0 of 4 deals finished")
-    # no file to resume from: the note does not point to --resume
-    assert f"nothing written to {out}" in err and "--resume" not in err
-    assert not out.exists()
+    m = re.match(r"interrupted: (\d) of 4 deals finished", err)
+    assert m and int(m.group(1)) < 4, err
+    if m.group(1) == "0":
+        # no file to resume from: the note does not point to --resume
+        assert f"nothing written to {out}" in err and "--resume" not in err
+        assert not out.exists()
+    else:
+        # a fast machine finished a deal within the wait: its rows are kept
+        assert f"rows written to {out}" in err and "--resume" in err
+        assert out.stat().st_size > 0
 
 
 def test_ctrl_c_stops_bid_worker_processes(tmp_path):

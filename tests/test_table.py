@@ -115,6 +115,35 @@ def test_threaded_grid_equals_sequential_on_full_hands():
     assert [(r.contract, r.values) for r in one.rows] == [(r.contract, r.values) for r in two.rows]
 
 
+def test_an_error_in_a_lane_reaches_the_caller(monkeypatch):
+    """A lane whose search fails stops the table: the error is raised in the
+    calling thread (not a hang, not a table with holes), the other lane
+    stops taking cells, and rows done before it were reported."""
+    import threading
+
+    import kingsolve.solver as solver_mod
+    v = get_variant("ru4")
+    lay = random_layout(v, 3, 5)
+    real = solver_mod.Solver.value
+    calls = []
+
+    def value(self, deal, side, guess=None):
+        calls.append(threading.current_thread().name)
+        if deal.contract.name == "no-girls" and side == 1 << 2:
+            raise ValueError("lane failed")
+        return real(self, deal, side, guess)
+
+    monkeypatch.setattr(solver_mod.Solver, "value", value)
+    rows = []
+    before = threading.active_count()
+    with pytest.raises(ValueError, match="lane failed"):
+        make_table(lay, v, jobs=2, progress=lambda: rows.append(1))
+    assert len(calls) < 28 * v.n_seats
+    assert threading.current_thread().name not in calls      # every cell ran in a lane
+    assert len(rows) <= 3                                    # no-girls is the fourth row
+    assert threading.active_count() == before                # the lanes were joined
+
+
 @pytest.mark.parametrize("vid", ["ru4", "ua3", "ru3"])
 def test_erajlash_is_guessed_from_its_parts(vid):
     """erajlash scores every penalty at once (RULES.md), so the table starts its
