@@ -220,7 +220,7 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     chosen = list(all_contracts(variant) if contracts is None else contracts)
     rules = [Deal.from_layout(c, layout, lead).rules for c in chosen]
     parts, same = row_links(rules)
-    size = tt_log2 or default_tt_log2(layout.hand_size)
+    size = tt_log2 or default_tt_log2(layout.hand_size, jobs)
     if jobs > 1 and solver is not None:
         raise ValueError("make_table: give a solver or jobs > 1, not both")
     if jobs <= 1:

@@ -144,6 +144,34 @@ def test_an_error_in_a_lane_reaches_the_caller(monkeypatch):
     assert threading.active_count() == before                # the lanes were joined
 
 
+def test_lanes_of_a_short_table_get_smaller_solvers(monkeypatch):
+    """Each lane of a table on threads solves a share of the seats: on hands
+    of up to ten cards its Solver is 2^15 (2^16 for one thread), on 13-card
+    hands 2^20 either way; a tt_log2 given is kept."""
+    import kingsolve.solver as solver_mod
+    from kingsolve.solver import default_tt_log2
+    assert [default_tt_log2(8), default_tt_log2(8, 2), default_tt_log2(13), default_tt_log2(13, 2)] == [16, 15, 20, 20]
+    sizes = []
+
+    class Recording(solver_mod.Solver):
+        def __init__(self, tt_log2=solver_mod.DEFAULT_TT_LOG2):
+            sizes.append(tt_log2)
+            super().__init__(tt_log2)
+
+    monkeypatch.setattr(solver_mod, "Solver", Recording)
+    v = get_variant("ru4")
+    lay = random_layout(v, 3, 9)
+    one = make_table(lay, v, contracts=parse_contracts(v, "no-boys,trump:S"))
+    assert sizes == [16]
+    sizes.clear()
+    two = make_table(lay, v, contracts=parse_contracts(v, "no-boys,trump:S"), jobs=2)
+    assert set(sizes) == {15} and len(sizes) <= 2     # one a lane (a lane may get no cell)
+    assert [r.values for r in one.rows] == [r.values for r in two.rows]
+    sizes.clear()
+    make_table(lay, v, contracts=parse_contracts(v, "no-boys"), jobs=2, tt_log2=12)
+    assert set(sizes) == {12}
+
+
 @pytest.mark.parametrize("vid", ["ru4", "ua3", "ru3"])
 def test_erajlash_is_guessed_from_its_parts(vid):
     """erajlash scores every penalty at once (RULES.md), so the table starts its
