@@ -265,7 +265,6 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
     todo = [(i, seat) for i in range(len(chosen)) for seat in range(n) if left[i]]
     cond = threading.Condition()
     failed = []                        # the first error a lane met
-    running = [0]                      # cells being solved
 
     def can_run(cell):
         i, seat = cell
@@ -279,7 +278,6 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
             cell = _next_cell([c for c in todo if can_run(c)], lane, jobs, parts)
             if cell is not None:
                 todo.remove(cell)
-                running[0] += 1
                 i, seat = cell
                 guess = None if parts[i] is None else guess_from_parts(
                     rules[i], [(rules[k], (cells[k][seat],)) for k in parts[i]])[0]
@@ -302,12 +300,10 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
                 with cond:
                     cells[i][seat] = v
                     left[i] -= 1
-                    running[0] -= 1
                     cond.notify_all()
         except BaseException as e:     # noqa: B036 -- handed to the calling thread
             with cond:
                 failed.append(e)
-                running[0] -= 1
                 cond.notify_all()
 
     threads = [threading.Thread(target=lane_main, args=(k,), daemon=True) for k in range(jobs)]
