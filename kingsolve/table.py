@@ -132,10 +132,9 @@ def _parts_of(target, earlier) -> list[int] | None:
             continue
         if pos & ~t_pos == 0 and neg & ~t_neg == 0:
             cand.append((i, pts))
-    target = t_pts
     for skip in [None] + list(range(len(cand))):
         use = [x for k, x in enumerate(cand) if k != skip]
-        if len(use) >= 2 and tuple(map(sum, zip(*(pts for _, pts in use)))) == target:
+        if len(use) >= 2 and tuple(map(sum, zip(*(pts for _, pts in use)))) == t_pts:
             return [i for i, _ in use]
     return None
 
