@@ -265,6 +265,7 @@ cdef class Search:
     cdef int duck_game                 # the contract is the duck game (or the trick game) at this many
                                        # points a trick, solved by the duck solvers (see _set_duck), or 0
     cdef int64_t _n0                   # the answering solver's nodes before the query (see _answerer)
+    cdef object _proven                # (lo, hi) the last value query proved (see proven), or None
 
     def __cinit__(self, int tt_log2=DEF_TT_LOG2):
         if not (4 <= tt_log2 <= 30):
@@ -277,6 +278,7 @@ cdef class Search:
         self.busy = False
         self._config = None
         self._duck_config = None
+        self._proven = None
 
     def __init__(self, int tt_log2=DEF_TT_LOG2):
         pass
@@ -556,6 +558,7 @@ cdef class Search:
             g = _as_int32(int(guess), "guess")
         cdef int scale = 1
         cdef Solver* q
+        self._proven = None
         self._load(hands, leader, trick, trick_index, side)
         try:
             q = self._answerer()
@@ -564,11 +567,20 @@ cdef class Search:
                 g = g // scale
             with nogil:
                 v = solve_value(q, g, use_guess)
+            self._proven = (q.proven_lo * scale, q.proven_hi * scale)
             self._answered(q)
             self._check_stop()
         finally:
             self.busy = False
         return v * scale
+
+    @property
+    def proven(self):
+        """(low, high): what the last ``value`` query proved of the side's
+        points -- the value twice once it returned; when it was stopped
+        (KeyboardInterrupt), the interval its finished probes had narrowed
+        the value to.  None before any, or if it stopped before searching."""
+        return self._proven
 
     def reaches(self, hands, int leader, trick, int trick_index, int side, int target):
         """Can the side win at least `target` points from this position? (One

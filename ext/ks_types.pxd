@@ -164,3 +164,5 @@ cdef struct Solver:
     int stop                       # the query is being abandoned (Ctrl-C, abort_searches): the search
                                    # unwinds at once and stores nothing more in the table
     int poll_in                    # nodes left before the next poll_stop
+    int proven_lo                  # solve_value: the interval its finished probes have proven
+    int proven_hi                  # (the value itself once it returns; what was known if stopped)

@@ -806,9 +806,14 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # (Positive games of a lone seat keep the bisection: there the failures'
     # values are weak, mostly beta - 1, and walking down from the top took
     # many probes; a bisection biased upwards was no better.)
+    #
+    # s.proven_lo / proven_hi follow [lo, hi] as the finished probes narrow it
+    # (a stopped probe proves nothing): after a stop they say what was known.
     cdef int lo, hi, beta, v, step
     cdef u64 rel
     point_bounds(s, &lo, &hi)
+    s.proven_lo = lo
+    s.proven_hi = hi
     if s.single >= 0 and hi <= 0:
         beta = guess + 1 + (hi - guess - 1) // 2 if use_guess and guess < hi else hi
         while lo < hi:
@@ -824,6 +829,8 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
             else:
                 hi = v
             beta = hi
+            s.proven_lo = lo
+            s.proven_hi = hi
         return lo
     if not use_guess:
         guess = (lo + hi + 1) // 2
@@ -860,4 +867,6 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
                 step *= 2
         if not use_guess and hi - lo > BISECT_SPAN:
             v = lo + (hi - lo + 1) // 2
+        s.proven_lo = lo
+        s.proven_hi = hi
     return lo

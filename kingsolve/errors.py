@@ -1,5 +1,6 @@
 """Exceptions.  Every error kingsolve raises on bad input is a ``KingsolveError``
-(a ``ValueError``) whose message says what was wrong and where, in one line."""
+(a ``ValueError``) whose message says what was wrong and where, in one line.
+A search stopped by Ctrl-C is a ``SearchInterrupted`` (a ``KeyboardInterrupt``)."""
 
 
 class KingsolveError(ValueError):
@@ -40,3 +41,27 @@ class ParseError(KingsolveError):
         self.line = line
         self.col = col
         self.token = token
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """A solve stopped (Ctrl-C, or :func:`~kingsolve.solver.abort_searches`)
+    before it finished; not an input error.  ``low`` and ``high``: what had
+    been proven of the value being searched (the side's points, the units of
+    the value), or None when nothing was; ``side``: the 0-based seats of that
+    side, when known; ``finished``: what the query had finished before it (a
+    :class:`~kingsolve.solver.SolveResult` holding the sides already solved),
+    or None."""
+
+    def __init__(self, low=None, high=None, *, side=None, finished=None):
+        super().__init__(low, high)
+        self.low = low
+        self.high = high
+        self.side = side
+        self.finished = finished
+
+    def __str__(self):
+        if self.low is None:
+            return "stopped before the value was narrowed"
+        if self.low == self.high:
+            return f"value {self.low:+d}"
+        return f"value between {self.low:+d} and {self.high:+d} (proven so far)"

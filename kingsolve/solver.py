@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import _core
 from .cards import bit, card_symbol, count
 from .engine import Position, check_play, check_position, legal_mask, play
-from .errors import IllegalPlayError, InvalidLayoutError
+from .errors import IllegalPlayError, InvalidLayoutError, SearchInterrupted
 from .layout import Layout
 from .variants import Contract, DealRules
 
@@ -126,13 +126,25 @@ class Solver:
         """Points ``side`` (bitmask of 0-based seats) takes from here with best play.
 
         ``guess`` (optional, same units as the value) is where the search starts
-        narrowing: a close guess saves work, and any guess gives the same value."""
+        narrowing: a close guess saves work, and any guess gives the same value.
+
+        Stopped (Ctrl-C, :func:`abort_searches`), it raises
+        :class:`~kingsolve.errors.SearchInterrupted` with the interval the
+        search had proven the value to lie in."""
         if deal.position.finished:
             return self._base(deal, side)
         base = self._base(deal, side)
         if guess is not None:
             guess = min(max(int(guess) - base, -(1 << 30)), 1 << 30)
-        return self._search.value(*self._args(deal, side), guess) + base
+        args = self._args(deal, side)
+        try:
+            return self._search.value(*args, guess) + base
+        except KeyboardInterrupt as err:
+            proven = self._search.proven
+            seats = tuple(k for k in range(deal.rules.n_seats) if side >> k & 1)
+            if proven is None:
+                raise SearchInterrupted(side=seats) from err
+            raise SearchInterrupted(proven[0] + base, proven[1] + base, side=seats) from err
 
     def reaches(self, deal: Deal, side: int, target: int) -> bool:
         """Can ``side`` take at least ``target`` points from here with best play?
@@ -186,17 +198,29 @@ class SolveResult:
 def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), sides=None,
           cards: bool = False, line: bool = False, solver: Solver | None = None) -> SolveResult:
     """Solve ``layout`` under ``contract``: one result per seat (each against the
-    rest) or per side in ``sides`` (bitmasks), with card values and a line on request."""
+    rest) or per side in ``sides`` (bitmasks), with card values and a line on request.
+    Stopped, it raises :class:`~kingsolve.errors.SearchInterrupted` whose
+    ``finished`` holds the sides solved before the one it stopped in."""
     deal = Deal.from_layout(contract, layout, leader, trick)
     solver = solver or Solver(default_tt_log2(layout.hand_size))
     n = contract.variant.n_seats
     sides = list(sides) if sides else [1 << k for k in range(n)]
     out = SolveResult(deal, layout)
     for side in sides:
-        r = SideResult(tuple(k for k in range(n) if side >> k & 1), solver.value(deal, side))
-        if cards:
-            r.cards = solver.card_values(deal, side)
-        if line:
-            r.line = solver.line(deal, side)
+        seats = tuple(k for k in range(n) if side >> k & 1)
+        r = None
+        try:
+            r = SideResult(seats, solver.value(deal, side))
+            if cards:
+                r.cards = solver.card_values(deal, side)
+            if line:
+                r.line = solver.line(deal, side)
+        except SearchInterrupted as err:
+            err.finished = out
+            raise
+        except KeyboardInterrupt as err:
+            # outside the value's search (the card values, the line)
+            value = None if r is None else r.value
+            raise SearchInterrupted(value, value, side=seats, finished=out) from err
         out.results.append(r)
     return out

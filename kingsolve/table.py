@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from .cards import count
-from .errors import InvalidRulesError
+from .errors import InvalidRulesError, SearchInterrupted
 from .layout import Layout
 from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump
 
@@ -211,7 +211,11 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     each with its own Solver (the native search runs without the GIL); the
     rows are the same whatever ``jobs``.  ``solver`` (one solver for every
     cell) and ``jobs`` > 1 exclude each other; ``tt_log2`` sizes the solvers
-    made here (default: :func:`~kingsolve.solver.default_tt_log2`)."""
+    made here (default: :func:`~kingsolve.solver.default_tt_log2`).
+
+    Stopped (Ctrl-C, :func:`~kingsolve.solver.abort_searches`), it raises
+    :class:`~kingsolve.errors.SearchInterrupted` whose ``finished`` is the
+    table of the rows finished before."""
     from .solver import Deal, Solver, default_tt_log2
     layout.check(variant)
     lead = layout.first if leader is None else leader
@@ -225,18 +229,32 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     if jobs <= 1:
         solver = solver if solver is not None else Solver(size)
         values = []
-        for i, contract in enumerate(chosen):
-            if same[i] is not None:
-                values.append(rescale(rules[same[i]], values[same[i]], rules[i]))
-            else:
-                guesses = None if parts[i] is None else guess_from_parts(
-                    rules[i], [(rules[k], values[k]) for k in parts[i]])
-                values.append(seat_values(solver, contract, layout, lead, guesses))
-            table.rows.append(TableRow(contract, values[i]))
-            if progress is not None:
-                progress()
+        try:
+            for i, contract in enumerate(chosen):
+                if same[i] is not None:
+                    values.append(rescale(rules[same[i]], values[same[i]], rules[i]))
+                else:
+                    guesses = None if parts[i] is None else guess_from_parts(
+                        rules[i], [(rules[k], values[k]) for k in parts[i]])
+                    values.append(seat_values(solver, contract, layout, lead, guesses))
+                table.rows.append(TableRow(contract, values[i]))
+                if progress is not None:
+                    progress()
+        except KeyboardInterrupt as err:
+            raise _interrupted(err, table) from err
         return table
-    return _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress)
+    try:
+        return _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress)
+    except KeyboardInterrupt as err:
+        raise _interrupted(err, table) from err
+
+
+def _interrupted(err: KeyboardInterrupt, table: Table) -> SearchInterrupted:
+    # Ctrl-C: the rows finished go with the exception (what a stopped value
+    # search had proven too, in one thread)
+    if isinstance(err, SearchInterrupted):
+        return SearchInterrupted(err.low, err.high, side=err.side, finished=table)
+    return SearchInterrupted(finished=table)
 
 
 def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress) -> Table:

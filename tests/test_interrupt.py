@@ -12,6 +12,7 @@ not measure speed, only that the search did not run to its end.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -22,8 +23,10 @@ import time
 
 import pytest
 
+from kingsolve.errors import SearchInterrupted
 from kingsolve.layout import Layout
-from kingsolve.solver import Deal, Solver, abort_searches
+from kingsolve.solver import Deal, Solver, abort_searches, solve
+from kingsolve.table import make_table, parse_contracts
 from kingsolve.variants import get_variant
 
 LAYOUT = "1:6.KT7652.AT63.AT AQT9832.4.85.K65 5.J83.KJ72.QJ872 KJ74.AQ9.Q94.943"
@@ -70,15 +73,80 @@ def test_abort_searches_stops_a_search_in_another_thread_and_the_table_stays_rig
     # at the next poll (every 65,536 nodes) after the call
     assert solver._search.nodes - nodes_at_stop < 200_000
     # the same solver, with what its table kept, gives the value a fresh one does
-    assert solver.value(deal, 0b0100) == Solver(18).value(deal, 0b0100) < 0
+    value = solver.value(deal, 0b0100)
+    assert value == Solver(18).value(deal, 0b0100) < 0
+    # what the stopped search had proven holds the value
+    stop = out["stopped"]
+    assert isinstance(stop, SearchInterrupted) and stop.side == (2,)
+    assert stop.low <= value <= stop.high
 
 
-def _interrupt(args, wait: float, cwd, group: bool = False):
+def test_a_stopped_value_says_what_its_finished_probes_proved():
+    # No-kings-jacks, seat 4 (-210, about 11M nodes): by 2M nodes the probes
+    # coming down from 0 have brought the upper bound below -120
+    deal = _deal("no-kings-jacks")
+    solver = Solver(18)
+    out = {}
+
+    def run():
+        try:
+            out["value"] = solver.value(deal, 0b1000)
+        except KeyboardInterrupt as err:
+            out["stopped"] = err
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    _wait_for_nodes(solver, 2_000_000, t)
+    assert t.is_alive(), "the position was solved before it could be stopped: pick a longer one"
+    abort_searches(True)
+    try:
+        t.join(STOP_WITHIN)
+    finally:
+        abort_searches(False)
+    stop = out["stopped"]
+    assert isinstance(stop, SearchInterrupted) and stop.side == (3,)
+    assert stop.high <= -120
+    assert stop.low <= solver.value(deal, 0b1000) <= stop.high
+
+
+def test_a_stopped_solve_keeps_the_seats_it_finished():
+    # No-girls: seat 4 cannot keep from taking all four queens (-200, 85,000
+    # nodes); seat 1 takes minutes.  Stopped in seat 1, the seats before it
+    # are kept, and what was proven of seat 1 lies within its contract's points.
+    v = get_variant("king52")
+    out = {}
+
+    def run():
+        try:
+            out["result"] = solve(Layout.from_str(LAYOUT), v.contract("no-girls"), sides=[0b1000, 0b0001],
+                                  solver=solver)
+        except KeyboardInterrupt as err:
+            out["stopped"] = err
+
+    solver = Solver(18)
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    _wait_for_nodes(solver, 400_000, t)
+    assert t.is_alive(), "seat 1 was solved before it could be stopped: pick a longer one"
+    abort_searches(True)
+    try:
+        t.join(STOP_WITHIN)
+        assert not t.is_alive(), "abort_searches did not stop the search"
+    finally:
+        abort_searches(False)
+    stop = out["stopped"]
+    assert isinstance(stop, SearchInterrupted) and stop.side == (0,)
+    assert [(r.side, r.value) for r in stop.finished.results] == [((3,), -200)]
+    assert -200 <= stop.low <= stop.high <= 0
+
+
+def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = False):
     """Run ``kingsolve ARGS``, send SIGINT after ``wait`` seconds (to the whole
     process group, as a terminal's Ctrl-C does, when ``group``); return the
-    exit code, stderr and the seconds it took to stop.  ``cwd`` is a scratch
-    directory: from a checkout, ``python -m`` would import the source tree
-    (without its built core) instead of the installed package."""
+    exit code, stderr and the seconds it took to stop (and stdout, when
+    ``with_stdout``).  ``cwd`` is a scratch directory: from a checkout,
+    ``python -m`` would import the source tree (without its built core)
+    instead of the installed package."""
     # As from a terminal, the child starts with SIGINT's default action: a
     # shell's background job (a CI script started with `&`) inherits SIGINT
     # ignored, and Python then installs no handler for it at all.
@@ -95,10 +163,13 @@ def _interrupt(args, wait: float, cwd, group: bool = False):
         else:
             p.send_signal(signal.SIGINT)
         try:
-            _, err = p.communicate(timeout=STOP_WITHIN)
+            out, err = p.communicate(timeout=STOP_WITHIN)
         except subprocess.TimeoutExpired:
             pytest.fail(f"kingsolve {args[0]} still running {STOP_WITHIN} s after Ctrl-C")
-        return p.returncode, err.decode(), time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        if with_stdout:
+            return p.returncode, err.decode(), took, out.decode()
+        return p.returncode, err.decode(), took
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
@@ -108,13 +179,47 @@ def _interrupt(args, wait: float, cwd, group: bool = False):
 def test_ctrl_c_stops_solve(tmp_path):
     rc, err, _ = _interrupt(["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "-p", "1"], wait=3, cwd=tmp_path)
     assert rc == 130
-    assert err == "interrupted\n"   # one line, no traceback
+    # one line, no traceback: the seat and what its search had proven (the
+    # first probes of a lone seat in a penalty game take milliseconds)
+    m = re.fullmatch(r"interrupted: seat 1, value between ([-+]\d+) and ([-+]\d+) \(proven so far\)\n", err)
+    assert m, err
+    assert -200 <= int(m.group(1)) <= int(m.group(2)) <= 0
+
+
+def test_ctrl_c_in_solve_prints_the_seats_finished(tmp_path):
+    # The same deal with the seats renumbered (seat 2 is LAYOUT's seat 1, on
+    # lead): seat 1, which cannot keep from taking every queen, is solved in
+    # milliseconds and printed; seat 2 takes minutes
+    hands = LAYOUT.split(":", 1)[1]
+    rc, err, _, out = _interrupt(["solve", "2:" + hands, "-V", "king52", "-c", "no-girls", "-F", "json"],
+                                 wait=3, cwd=tmp_path, with_stdout=True)
+    assert rc == 130
+    assert re.fullmatch(r"interrupted: seat 2, value between [-+]\d+ and [-+]\d+ \(proven so far\)\n", err), err
+    data = json.loads(out)
+    assert [(r["side"], r["value"]) for r in data["results"]] == [([1], -200)], data
 
 
 def test_ctrl_c_stops_a_table_solved_in_threads(tmp_path):
-    rc, err, _ = _interrupt(["table", LAYOUT, "-V", "king52", "--jobs", "2"], wait=3, cwd=tmp_path)
+    rc, err, _, out = _interrupt(["table", LAYOUT, "-V", "king52", "--jobs", "2"], wait=3, cwd=tmp_path,
+                                 with_stdout=True)
     assert rc == 130
-    assert err == "interrupted\n"
+    # its first row, no-tricks, takes minutes: nothing to print
+    assert re.fullmatch(r"interrupted: 0 of \d+ rows finished\n", err), err
+    assert out == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_a_table_prints_the_rows_finished(tmp_path, jobs):
+    # trump:S takes a second at most; no-girls's seat 1 minutes
+    rc, err, _, out = _interrupt(["table", LAYOUT, "-V", "king52", "-C", "trump:S,no-girls", "-j", jobs,
+                                  "-F", "json"], wait=3, cwd=tmp_path, with_stdout=True)
+    assert rc == 130
+    assert err == "interrupted: 1 of 2 rows finished\n"
+    rows = json.loads(out)["rows"]
+    v = get_variant("king52")
+    whole = make_table(Layout.from_str(LAYOUT), v, contracts=parse_contracts(v, "trump:S"))
+    assert [(r["contract"], r["trump"], r["values"]) for r in rows] == [
+        ("trump", "S", list(whole.rows[0].values))], rows
 
 
 def test_ctrl_c_stops_stats_worker_processes(tmp_path):

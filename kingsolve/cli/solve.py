@@ -1,7 +1,7 @@
 import click
 
 from ..cards import parse_cards
-from ..errors import KingsolveError
+from ..errors import KingsolveError, SearchInterrupted
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
 from ..solver import Solver, default_tt_log2, solve as solve_layout
@@ -80,9 +80,23 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
                                cards=show_cards, line=show_line, solver=solver)
         except KingsolveError as err:
             raise InputError(f"{where}: {err}" if where else str(err)) from err
-        if fmt == "json":
-            click.echo(report.to_json(res))
-        elif fmt == "csv":
-            click.echo(report.to_csv_rows(res))
-        else:
-            click.echo(report.to_text(res))
+        except SearchInterrupted as err:
+            # Ctrl-C: the seats this layout had finished are printed as
+            # usual, and what the search had proven of the next one is said
+            if err.finished is not None and err.finished.results:
+                _emit(err.finished, fmt)
+            who = ""
+            if err.side is not None:
+                who = ("seat " if len(err.side) == 1 else "side ") + ",".join(str(k + 1) for k in err.side)
+            click.echo("interrupted: " + ", ".join(x for x in (where, who, str(err)) if x), err=True)
+            raise click.exceptions.Exit(130) from None
+        _emit(res, fmt)
+
+
+def _emit(res, fmt: str) -> None:
+    if fmt == "json":
+        click.echo(report.to_json(res))
+    elif fmt == "csv":
+        click.echo(report.to_csv_rows(res))
+    else:
+        click.echo(report.to_text(res))

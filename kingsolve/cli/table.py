@@ -1,5 +1,6 @@
 import click
 
+from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..table import ReferenceSolver, make_table, parse_contracts
@@ -44,6 +45,16 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     try:
         result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver, jobs=jobs,
                             tt_log2=tt_size, progress=(bar.update if bar is not None else None))
+    except SearchInterrupted as err:
+        # Ctrl-C: the rows finished are printed as usual
+        if bar is not None:
+            bar.close()
+            bar = None
+        done = err.finished.rows if err.finished is not None else []
+        if done:
+            emit(report, err.finished, fmt)
+        click.echo(f"interrupted: {len(done)} of {len(chosen)} rows finished", err=True)
+        raise click.exceptions.Exit(130) from None
     finally:
         if bar is not None:
             bar.close()
