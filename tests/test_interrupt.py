@@ -38,9 +38,32 @@ def _deal(contract: str) -> Deal:
     return Deal.from_layout(v.contract(contract), Layout.from_str(LAYOUT), 0)
 
 
-def _wait_for_nodes(solver: Solver, n: int, thread: threading.Thread) -> None:
-    while thread.is_alive() and solver._search.nodes < n:
+def _stop_after(solver: Solver, n: int, query):
+    """Run ``query()`` (a search with ``solver``) in a thread and stop it with
+    abort_searches once ``solver`` has searched ``n`` nodes; return what
+    stopped it and the nodes searched when it was told to."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = query()
+        except KeyboardInterrupt as err:
+            out["stopped"] = err
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    while t.is_alive() and solver._search.nodes < n:
         time.sleep(0.001)
+    assert t.is_alive(), "the query was answered before it could be stopped: pick a longer one"
+    nodes_at_stop = solver._search.nodes
+    abort_searches(True)
+    try:
+        t.join(STOP_WITHIN)
+        assert not t.is_alive(), "abort_searches did not stop the search"
+    finally:
+        abort_searches(False)
+    assert "stopped" in out and "value" not in out
+    return out["stopped"], nodes_at_stop
 
 
 def test_abort_searches_stops_a_search_in_another_thread_and_the_table_stays_right():
@@ -50,33 +73,13 @@ def test_abort_searches_stops_a_search_in_another_thread_and_the_table_stays_rig
     # time (checked: it does when tt_store ignores the stop).
     deal = _deal("no-king")
     solver = Solver(18)
-    out = {}
-
-    def run():
-        try:
-            out["value"] = solver.value(deal, 0b0100)
-        except KeyboardInterrupt as err:
-            out["stopped"] = err
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    _wait_for_nodes(solver, 100_000, t)
-    assert t.is_alive(), "the position was solved before it could be stopped: pick a longer one"
-    nodes_at_stop = solver._search.nodes
-    abort_searches(True)
-    try:
-        t.join(STOP_WITHIN)
-        assert not t.is_alive(), "abort_searches did not stop the search"
-    finally:
-        abort_searches(False)
-    assert "stopped" in out and "value" not in out
+    stop, nodes_at_stop = _stop_after(solver, 100_000, lambda: solver.value(deal, 0b0100))
     # at the next poll (every 65,536 nodes) after the call
     assert solver._search.nodes - nodes_at_stop < 200_000
     # the same solver, with what its table kept, gives the value a fresh one does
     value = solver.value(deal, 0b0100)
     assert value == Solver(18).value(deal, 0b0100) < 0
     # what the stopped search had proven holds the value
-    stop = out["stopped"]
     assert isinstance(stop, SearchInterrupted) and stop.side == (2,)
     assert stop.low <= value <= stop.high
 
@@ -86,24 +89,7 @@ def test_a_stopped_value_says_what_its_finished_probes_proved():
     # coming down from 0 have brought the upper bound below -120
     deal = _deal("no-kings-jacks")
     solver = Solver(18)
-    out = {}
-
-    def run():
-        try:
-            out["value"] = solver.value(deal, 0b1000)
-        except KeyboardInterrupt as err:
-            out["stopped"] = err
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    _wait_for_nodes(solver, 2_000_000, t)
-    assert t.is_alive(), "the position was solved before it could be stopped: pick a longer one"
-    abort_searches(True)
-    try:
-        t.join(STOP_WITHIN)
-    finally:
-        abort_searches(False)
-    stop = out["stopped"]
+    stop, _ = _stop_after(solver, 2_000_000, lambda: solver.value(deal, 0b1000))
     assert isinstance(stop, SearchInterrupted) and stop.side == (3,)
     assert stop.high <= -120
     assert stop.low <= solver.value(deal, 0b1000) <= stop.high
@@ -114,27 +100,9 @@ def test_a_stopped_solve_keeps_the_seats_it_finished():
     # nodes); seat 1 takes minutes.  Stopped in seat 1, the seats before it
     # are kept, and what was proven of seat 1 lies within its contract's points.
     v = get_variant("king52")
-    out = {}
-
-    def run():
-        try:
-            out["result"] = solve(Layout.from_str(LAYOUT), v.contract("no-girls"), sides=[0b1000, 0b0001],
-                                  solver=solver)
-        except KeyboardInterrupt as err:
-            out["stopped"] = err
-
     solver = Solver(18)
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    _wait_for_nodes(solver, 400_000, t)
-    assert t.is_alive(), "seat 1 was solved before it could be stopped: pick a longer one"
-    abort_searches(True)
-    try:
-        t.join(STOP_WITHIN)
-        assert not t.is_alive(), "abort_searches did not stop the search"
-    finally:
-        abort_searches(False)
-    stop = out["stopped"]
+    stop, _ = _stop_after(solver, 400_000, lambda: solve(
+        Layout.from_str(LAYOUT), v.contract("no-girls"), sides=[0b1000, 0b0001], solver=solver))
     assert isinstance(stop, SearchInterrupted) and stop.side == (0,)
     assert [(r.side, r.value) for r in stop.finished.results] == [((3,), -200)]
     assert -200 <= stop.low <= stop.high <= 0
