@@ -49,8 +49,9 @@ class SearchInterrupted(KeyboardInterrupt):
     been proven of the value being searched (the side's points, the units of
     the value), or None when nothing was; ``side``: the 0-based seats of that
     side, when known; ``finished``: what the query had finished before it (a
-    :class:`~kingsolve.solver.SolveResult` holding the sides already solved),
-    or None."""
+    :class:`~kingsolve.solver.SolveResult` holding the sides ``solve`` had
+    solved, or a :class:`~kingsolve.table.Table` of the rows ``make_table`` had
+    finished), or None."""
 
     def __init__(self, low=None, high=None, *, side=None, finished=None):
         super().__init__(low, high)

@@ -85,9 +85,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
             # usual, and what the search had proven of the next one is said
             if err.finished is not None and err.finished.results:
                 _emit(err.finished, fmt)
-            who = ""
-            if err.side is not None:
-                who = ("seat " if len(err.side) == 1 else "side ") + ",".join(str(k + 1) for k in err.side)
+            who = report.side_label(err.side) if err.side is not None else ""
             click.echo("interrupted: " + ", ".join(x for x in (where, who, str(err)) if x), err=True)
             raise click.exceptions.Exit(130) from None
         _emit(res, fmt)

@@ -82,6 +82,11 @@ def format_line(cards, leader: int, n_seats: int, already: int = 0) -> str:
     return "  ".join(f"{k + 1}. {' '.join(g)}" for k, g in enumerate(groups))
 
 
+def side_label(seats) -> str:
+    """``seat 3`` or ``side 1,3`` for 0-based ``seats``."""
+    return ("seat " if len(seats) == 1 else "side ") + ",".join(str(k + 1) for k in seats)
+
+
 def to_text(res: SolveResult) -> str:
     deal = res.deal
     c = deal.contract
@@ -91,7 +96,7 @@ def to_text(res: SolveResult) -> str:
     lines = [f"{head}  {res.layout}  seat {pos.leader + 1} leads"
              + (f", on the table: {' '.join(card_symbol(x) for x in pos.trick)}" if pos.trick else "")]
     for r in res.results:
-        who = ("seat " if len(r.side) == 1 else "side ") + ",".join(str(s + 1) for s in r.side)
+        who = side_label(r.side)
         lines.append(f"  {who:<10} {r.value:+d}")
         if r.cards is not None:
             mover = pos.to_move + 1
