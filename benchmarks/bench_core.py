@@ -32,7 +32,7 @@ from common import (  # noqa: E402
 import random  # noqa: E402
 
 from kingsolve._core import Search  # noqa: E402
-from kingsolve.solver import default_tt_log2  # noqa: E402
+from kingsolve.solver import default_max_tt_log2, default_tt_log2  # noqa: E402
 
 
 def time_kingsolve(search: Search, jobs, runs: int):
@@ -129,7 +129,10 @@ def main(argv=None) -> None:
     q = args.quick
 
     def search_for(per_hand: int) -> Search:
-        return Search(args.tt_log2 or default_tt_log2(per_hand))
+        # the product's table: of the size asked for, else the default, growing as long searches fill it
+        if args.tt_log2:
+            return Search(args.tt_log2)
+        return Search(default_tt_log2(per_hand), default_max_tt_log2(per_hand))
     ua3 = deck(range(7, 15), exclude=(0 * 16 + 12, 3 * 16 + 12))  # 32 cards minus the black aces
     sets = {
         "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search_for(8)),

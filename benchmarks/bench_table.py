@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 
 from kingsolve.cards import bit, cards_of  # noqa: E402
 from kingsolve.layout import Layout  # noqa: E402
-from kingsolve.solver import Deal, Solver, default_tt_log2  # noqa: E402
+from kingsolve.solver import Deal, solver_for  # noqa: E402
 from kingsolve.table import all_contracts, contract_label, make_table  # noqa: E402
 from kingsolve.variants import get_variant  # noqa: E402
 
@@ -60,7 +60,7 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
     for lay in layouts(variant, n_layouts):
         times = []
         for _ in range(runs):
-            solver = Solver(tt_log2 or default_tt_log2(lay.hand_size)) if jobs == 1 else None
+            solver = solver_for(lay.hand_size, tt_log2) if jobs == 1 else None
             stamps = []
             t0 = time.perf_counter()
             make_table(lay, variant, leader=0, contracts=contracts, solver=solver, jobs=jobs, tt_log2=tt_log2,
@@ -96,7 +96,7 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
             deal = Deal.from_layout(c, lay, 0)
             times = []
             for _ in range(runs):
-                solver = Solver(default_tt_log2(13))
+                solver = solver_for(13)
                 t0 = time.perf_counter()
                 solver.value(deal, 1)
                 times.append(time.perf_counter() - t0)

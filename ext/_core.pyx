@@ -133,6 +133,8 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     cdef int i, populate
     if s == NULL:
         return NULL
+    s.tt_log2 = tt_log2
+    s.max_tt_log2 = tt_log2
     s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
     s.n_chunks = 1 << (tt_log2 - 1)
     s.free_chunk = -1
@@ -162,18 +164,6 @@ cdef void solver_free(Solver* s) noexcept:
         ks_table_free(s.chunks, chunks_size(s))
         ks_table_free(s.exact, exact_size(s))
         free(s)
-
-
-cdef inline size_t slots_size(Solver* s) noexcept:
-    return (s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot)
-
-
-cdef inline size_t chunks_size(Solver* s) noexcept:
-    return s.n_chunks * sizeof(TTChunk)
-
-
-cdef inline size_t exact_size(Solver* s) noexcept:
-    return (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
 
 
 cdef int set_rules(Rules* r, int n_seats, int trump, bint inverted, total, list cp, list tp,
@@ -257,7 +247,8 @@ cdef class Search:
     (make one per thread); every solve runs without the GIL.
     """
     cdef Solver* s
-    cdef int tt_log2
+    cdef int tt_log2                   # the table's size when made ...
+    cdef int max_tt_log2               # ... and the most it may double to in a long search (tt_grow)
     cdef bint configured
     cdef bint busy
     cdef object _config
@@ -267,20 +258,25 @@ cdef class Search:
     cdef int64_t _n0                   # the answering solver's nodes before the query (see _answerer)
     cdef object _proven                # (lo, hi) the last value query proved (see proven), or None
 
-    def __cinit__(self, int tt_log2=DEF_TT_LOG2):
+    def __cinit__(self, int tt_log2=DEF_TT_LOG2, max_tt_log2=None):
         if not (4 <= tt_log2 <= 30):
             raise ValueError(f"tt_log2 must be in 4..30, got {tt_log2}")
+        cdef int grow_to = tt_log2 if max_tt_log2 is None else max_tt_log2
+        if not (tt_log2 <= grow_to <= 30):
+            raise ValueError(f"max_tt_log2 must be in {tt_log2}..30, got {grow_to}")
         self.tt_log2 = tt_log2
+        self.max_tt_log2 = grow_to
         self.s = solver_alloc(tt_log2)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
+        self.s.max_tt_log2 = grow_to
         self.configured = False
         self.busy = False
         self._config = None
         self._duck_config = None
         self._proven = None
 
-    def __init__(self, int tt_log2=DEF_TT_LOG2):
+    def __init__(self, int tt_log2=DEF_TT_LOG2, max_tt_log2=None):
         pass
 
     def __dealloc__(self):
@@ -510,6 +506,7 @@ cdef class Search:
                 if s.ducks[s.single] == NULL:
                     self.busy = False
                     raise MemoryError("cannot allocate the duck table")
+                s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]
             s.duck.stop = 0
@@ -674,6 +671,8 @@ cdef class Search:
         self.s.tt_probes = 0
         self.s.tt_full = 0
         self.s.tt_swept = 0
+        self.s.tt_grown = 0
+        self.s.tt_replaced = 0
         self.s.tt_evicted = 0
         for i in range(2):
             self.s.duck_at[i][0] = 0
@@ -733,7 +732,57 @@ cdef class Search:
 
     @property
     def tt_log2(self):
+        """The table's size when made: 2**tt_log2 entries."""
         return self.tt_log2
+
+    @property
+    def max_tt_log2(self):
+        """The most the table may double to in a long search (tt_log2: it never grows)."""
+        return self.max_tt_log2
+
+    @property
+    def table_log2(self):
+        """The table's size now (it doubles when a long search fills it, up to max_tt_log2)."""
+        return self.s.tt_log2
+
+    @property
+    def tt_grown(self):
+        """Times the table doubled when its chunks ran out (since reset_stats; see tt_grow in tt.pxi)."""
+        return self.s.tt_grown
+
+    @property
+    def tt_replaced(self):
+        """Entries of the exact-position index overwritten by another position (since reset_stats)."""
+        return self.s.tt_replaced
+
+    def check_table(self):
+        """Debug: (signatures, exact entries) in the main table, after checking
+        that each sits in the bucket its hash picks, and each exact entry's
+        slot still holds its signature (what tt_grow relies on when it moves
+        them); AssertionError if not."""
+        cdef Solver* s = self.s
+        cdef size_t i, n = (s.slot_bucket_mask + 1) * BUCKET, ne = (s.exact_bucket_mask + 1) * BUCKET
+        cdef TTEntry* e
+        cdef int slots = 0, entries = 0
+        for i in range(n):
+            if s.slots[i].gen == s.gen:
+                slots += 1
+                assert (tt_slot_hash(s.slots + i) & s.slot_bucket_mask) == i // BUCKET, "slot in a wrong bucket"
+        for i in range(ne):
+            e = s.exact + i
+            if e.gen != s.gen or s.slots[e.slot].gen != s.gen or s.slots[e.slot].version != e.version:
+                continue                # retired: its signature has left the slot
+            entries += 1
+            assert (tt_exact_hash(tt_slot_hash(s.slots + e.slot), e.key[0], e.key[1], e.key[2])
+                    & s.exact_bucket_mask) == i // BUCKET, "exact entry in a wrong bucket"
+        return slots, entries
+
+    def grow_table(self):
+        """Debug: double the main table now, as a long search does when it
+        fills it (within max_tt_log2); True if it grew."""
+        if self.busy:
+            raise RuntimeError("this Search is busy in another thread")
+        return tt_grow(self.s)
 
 
 def abort_searches(bint stop=True):

@@ -33,6 +33,9 @@ cdef enum:
     LEAD_TOP_BEHIND = 4    # lead_suit_weight's adjustments, in quarter replies
     LEAD_SECOND_BEHIND = 2
     LEAD_SECOND_PARTNER = 8
+    GROW_PRESSURE = 16     # a table that may grow does so once a 16th of its exact entries have been
+                           # overwritten (king52 no-tricks, layout 0, 2^20 growing to 2^22: at a 4th,
+                           # 16th, 64th 94.7M, 91.7M, 90.7M nodes; 120.5M fixed at 2^20, 90.5M at 2^22)
     GUESS_STEP = 4         # the driver's first step away from a given guess
     POLL_NODES = 65536     # nodes between two checks for Ctrl-C (see poll_stop)
     FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
@@ -120,6 +123,8 @@ cdef struct Solver:
     int free_chunk                 # first chunk of the free list (from evicted signatures), or -1
     TTEntry* exact                 # entries by exact position, in BUCKET-entry buckets
     u64 exact_bucket_mask          # number of exact buckets - 1
+    int tt_log2                    # the table's size now: 2**(tt_log2-1) slots, chunks and exact entries
+    int max_tt_log2                # ... which tt_grow may double up to this (tt_log2: never)
     uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1
@@ -147,8 +152,12 @@ cdef struct Solver:
     int64_t tt_hits                # table probes that found the position
     int64_t tt_probes              # table probes
     int64_t tt_evicted             # signatures evicted to make room for another
-    int64_t tt_full                # times the chunks ran out (see tt_sweep)
+    int64_t tt_full                # times the chunks ran out and the table could not grow (see tt_sweep)
     int64_t tt_swept               # ... and the smaller subtrees' signatures were freed
+    int64_t tt_grown               # times the table doubled (tt_grow)
+    int64_t tt_replaced            # exact entries of this generation overwritten by another position
+    int64_t tt_pressure            # signatures evicted and exact entries replaced since the table last grew
+    bint grow_due                  # tt_pressure says the table should grow at the next store
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
     Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or, in
                                    # a positive game, "every trick is worth 1" (the trick solver, see

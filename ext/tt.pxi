@@ -46,7 +46,16 @@
 # no-girls, layout 1, with tables too small for it: 2^13 entries 31.3M -> 6.3M
 # nodes, 2^12 78.6M -> 13.8M; at the default 2^20, layout 0 (the chunks ran
 # out 8 times) 1.78G -> 1.47G.
-from libc.string cimport memset
+#
+# A table made to grow (max_tt_log2: 13-card hands by default, 2^20 up to
+# 2^22) doubles instead, keeping everything (tt_grow), when its chunks run out
+# or once signatures evicted and exact entries overwritten reach a
+# GROW_PRESSURE-th of its exact entries; in the long King searches the exact
+# index fills first (king52 no-tricks, layout 0: 3.8M entries overwritten at
+# 2^20, the chunks never ran out).  Growing from 2^20 to 2^22, seat 1, the
+# benchmark's layouts: no-tricks 120.5M -> 91.7M nodes, no-kings-jacks 264M ->
+# 171M, no-hearts (layout 2) 48.8M -> 36.7M; 13-card bridge never grows.
+from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, calloc, free
 
 
@@ -63,10 +72,28 @@ cdef struct TTKey:
     u64 hash                       # hash of the signature (meta, lens, cls, absl, ccnt)
 
 
+cdef inline u64 tt_sig_extra(u64* cls, u64 absl, u64* ccnt) noexcept nogil:
+    # The part of a signature's hash from its mixed and absolute suits (zero
+    # when it has none: every field is then zero).
+    return (cls[0] * <u64>0x165667B19E3779F9ULL + cls[1] * <u64>0xD6E8FEB86659FD93ULL
+            + absl * <u64>0x94D049BB133111EBULL + ccnt[0] * <u64>0xD1B54A32D192ED03ULL
+            + ccnt[1] * <u64>0xAEF17502108EF2D9ULL + ccnt[2] * <u64>0x9FB21C651E98DF25ULL
+            + ccnt[3] * <u64>0xE7037ED1A0B428DBULL)
+
+
+cdef inline u64 tt_sig_hash(u64 meta, u64 lens, u64 extra) noexcept nogil:
+    # A signature's hash (TTKey.hash; tt_grow computes it again from a slot).
+    cdef u64 h = meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL + extra
+    h ^= h >> 31
+    h *= <u64>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return h
+
+
 cdef inline void tt_make_key(Solver* s, u64 rem, TTKey* k) noexcept nogil:
     # rem: the cards in the hands (at a trick's start, every live card)
     cdef Rules* r = &s.r
-    cdef u64 m = 0, rs, field, seq, x, lens = 0, forced = 0, run, h, absl = 0
+    cdef u64 m = 0, rs, field, seq, x, lens = 0, forced = 0, run, absl = 0
     cdef u64 meta = (<u64>s.leader) | ((<u64>s.trick_index) << 2)
     cdef int su, cl, i, nb, j, c, used = 0, nused = 0, nc
     cdef unsigned int present
@@ -158,17 +185,8 @@ cdef inline void tt_make_key(Solver* s, u64 rem, TTKey* k) noexcept nogil:
     k.absl = absl
     for i in range(3):
         k.key[i] = ks_pext(s.hands[i], m)
-    h = meta * <u64>0x9E3779B97F4A7C15ULL + lens * <u64>0xC2B2AE3D27D4EB4FULL
-    if used or nused or absl:
-        # (cls, ccnt and absl are all zero otherwise)
-        h += (k.cls[0] * <u64>0x165667B19E3779F9ULL + k.cls[1] * <u64>0xD6E8FEB86659FD93ULL
-              + absl * <u64>0x94D049BB133111EBULL + k.ccnt[0] * <u64>0xD1B54A32D192ED03ULL
-              + k.ccnt[1] * <u64>0xAEF17502108EF2D9ULL + k.ccnt[2] * <u64>0x9FB21C651E98DF25ULL
-              + k.ccnt[3] * <u64>0xE7037ED1A0B428DBULL)
-    h ^= h >> 31
-    h *= <u64>0xBF58476D1CE4E5B9ULL
-    h ^= h >> 29
-    k.hash = h
+    # (cls, ccnt and absl are all zero unless a suit is mixed or absolute)
+    k.hash = tt_sig_hash(meta, lens, tt_sig_extra(k.cls, absl, k.ccnt) if used or nused or absl else 0)
 
 
 cdef inline bint tt_slot_is(TTSlot* sl, TTKey* k) noexcept nogil:
@@ -283,6 +301,8 @@ cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi
                     v = b + i
             if v.ncards > sl.ncards:
                 v = b + (BUCKET - 1)
+            s.tt_replaced += 1
+            tt_press(s)
     v.key[0] = k.key[0]
     v.key[1] = k.key[1]
     v.key[2] = k.key[2]
@@ -426,6 +446,108 @@ cdef bint tt_sweep(Solver* s) noexcept nogil:
     return True
 
 
+cdef inline size_t slots_size(Solver* s) noexcept nogil:
+    return (s.slot_bucket_mask + 1) * BUCKET * sizeof(TTSlot)
+
+
+cdef inline size_t chunks_size(Solver* s) noexcept nogil:
+    return s.n_chunks * sizeof(TTChunk)
+
+
+cdef inline size_t exact_size(Solver* s) noexcept nogil:
+    return (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
+
+
+cdef inline u64 tt_slot_hash(TTSlot* sl) noexcept nogil:
+    # The hash of a slot's signature, as tt_make_key computed it for its key.
+    return tt_sig_hash(sl.meta, sl.lens, tt_sig_extra(sl.cls, sl.absl, sl.ccnt))
+
+
+cdef bint tt_grow(Solver* s) noexcept nogil:
+    # The chunks have run out: double the table instead of freeing entries,
+    # while it is smaller than max_tt_log2 allows.  Its slots, chunks and
+    # exact entries move to tables twice as large, each slot to the bucket its
+    # hash picks there (old bucket b splits into new buckets b and b + the old
+    # count, so a new bucket never overflows; likewise the exact buckets).
+    # Chunks keep their indices.  False (and no more tries) if the memory is
+    # not to be had; the caller then sweeps as before.
+    cdef size_t n_slots = (s.slot_bucket_mask + 1) * BUCKET, n_exact = (s.exact_bucket_mask + 1) * BUCKET
+    cdef size_t i, j, old_slots_size = slots_size(s), old_chunks_size = chunks_size(s)
+    cdef size_t old_exact_size = exact_size(s)
+    cdef u64 slot_mask = s.slot_bucket_mask * 2 + 1, exact_mask = s.exact_bucket_mask * 2 + 1
+    cdef TTSlot* slots
+    cdef TTChunk* chunks
+    cdef TTEntry* exact
+    cdef TTSlot* b
+    cdef TTEntry* e
+    cdef TTEntry* eb
+    cdef int32_t* moved
+    cdef u64* hashes
+    if s.tt_log2 >= s.max_tt_log2:
+        return False
+    slots = <TTSlot*>ks_table_alloc(old_slots_size * 2, 0)
+    chunks = <TTChunk*>ks_table_alloc(old_chunks_size * 2, 0)
+    exact = <TTEntry*>ks_table_alloc(old_exact_size * 2, 0)
+    moved = <int32_t*>malloc(n_slots * sizeof(int32_t))
+    hashes = <u64*>malloc(n_slots * sizeof(u64))
+    if slots == NULL or chunks == NULL or exact == NULL or moved == NULL or hashes == NULL:
+        ks_table_free(slots, old_slots_size * 2)
+        ks_table_free(chunks, old_chunks_size * 2)
+        ks_table_free(exact, old_exact_size * 2)
+        free(moved)
+        free(hashes)
+        s.max_tt_log2 = s.tt_log2
+        return False
+    for i in range(n_slots):
+        moved[i] = -1
+        if s.slots[i].gen != s.gen:
+            continue
+        hashes[i] = tt_slot_hash(s.slots + i)
+        b = slots + (hashes[i] & slot_mask) * BUCKET
+        for j in range(BUCKET):
+            if b[j].gen != s.gen:
+                b[j] = s.slots[i]
+                moved[i] = <int32_t>((b - slots) + j)
+                break
+    memcpy(chunks, s.chunks, old_chunks_size)
+    for i in range(n_exact):
+        e = s.exact + i
+        # an entry of this generation whose slot still holds its signature
+        if (e.gen != s.gen or e.slot < 0 or <size_t>e.slot >= n_slots or moved[e.slot] < 0
+                or s.slots[e.slot].version != e.version):
+            continue
+        eb = exact + (tt_exact_hash(hashes[e.slot], e.key[0], e.key[1], e.key[2]) & exact_mask) * BUCKET
+        for j in range(BUCKET):
+            if eb[j].gen != s.gen:
+                eb[j] = e[0]
+                eb[j].slot = moved[e.slot]
+                break
+    free(moved)
+    free(hashes)
+    ks_table_free(s.slots, old_slots_size)
+    ks_table_free(s.chunks, old_chunks_size)
+    ks_table_free(s.exact, old_exact_size)
+    s.slots = slots
+    s.chunks = chunks
+    s.exact = exact
+    s.slot_bucket_mask = slot_mask
+    s.exact_bucket_mask = exact_mask
+    s.n_chunks *= 2
+    s.tt_log2 += 1
+    s.tt_grown += 1
+    s.tt_pressure = 0
+    return True
+
+
+cdef inline void tt_press(Solver* s) noexcept nogil:
+    # A signature evicted or an exact entry replaced: once that has happened
+    # for a GROW_PRESSURE-th of the table's exact entries since it last grew,
+    # it grows at the next store (tt_grow), if it may.
+    s.tt_pressure += 1
+    if s.tt_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and s.tt_log2 < s.max_tt_log2:
+        s.grow_due = True
+
+
 cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
     # The slot of the key's signature, given one if needed: an empty slot of its
     # bucket, else the one of the smallest subtree (if not bigger than this
@@ -446,6 +568,7 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
         if sl.ncards > ncards:
             sl = b + (BUCKET - 1)
         s.tt_evicted += 1
+        tt_press(s)
         if sl.head >= 0:
             ci = sl.head
             while s.chunks[ci].next >= 0:
@@ -480,6 +603,10 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
     cdef int ci, j
     cdef uint8_t b = <uint8_t>(tt_encode_move(k, best) if best >= 0 else NO_MOVE)
     cdef int prev = -1, last = -1
+    if s.grow_due:
+        # (no slot or chunk pointer is held here: the table may move)
+        s.grow_due = False
+        tt_grow(s)
     sl = tt_claim(s, k, ncards)
     ci = sl.head
     while ci >= 0:
@@ -509,9 +636,11 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
             ci = last
         else:
             if s.free_chunk < 0 and s.chunks_used == s.n_chunks:
-                s.tt_full += 1
-                if not tt_sweep(s):
-                    tt_new_generation(s)
+                if not tt_grow(s):
+                    s.tt_full += 1
+                    if not tt_sweep(s):
+                        tt_new_generation(s)
+                # (the slot has moved, or was freed)
                 sl = tt_claim(s, k, ncards)
             if s.free_chunk >= 0:
                 ci = s.free_chunk

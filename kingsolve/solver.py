@@ -20,6 +20,7 @@ from .layout import Layout
 from .variants import Contract, DealRules
 
 DEFAULT_TT_LOG2 = 20
+DEFAULT_MAX_TT_LOG2 = 22
 
 
 def default_tt_log2(hand_size: int, lanes: int = 1) -> int:
@@ -33,6 +34,24 @@ def default_tt_log2(hand_size: int, lanes: int = 1) -> int:
     if hand_size > 10:
         return DEFAULT_TT_LOG2
     return 15 if lanes > 1 else 16
+
+
+def default_max_tt_log2(hand_size: int) -> int | None:
+    """How far a table of :func:`default_tt_log2` may double when a long search
+    fills it: to 2^22 for 13-card hands (about 590 MB, and a quarter more for
+    each lone seat's duck table), where the penalty contracts' searches run to
+    hundreds of millions of positions; None (never) for shorter hands, whose
+    searches do not fill 2^16."""
+    return DEFAULT_MAX_TT_LOG2 if hand_size > 10 else None
+
+
+def solver_for(hand_size: int, tt_log2: int | None = None, lanes: int = 1) -> "Solver":
+    """A Solver for deals of ``hand_size`` cards a hand: of ``tt_log2`` if
+    given (a fixed size, as ``--tt-size`` asks), else of the default size,
+    growing as :func:`default_max_tt_log2` allows."""
+    if tt_log2:
+        return Solver(tt_log2)
+    return Solver(default_tt_log2(hand_size, lanes), default_max_tt_log2(hand_size))
 
 
 def abort_searches(stop: bool = True) -> None:
@@ -98,10 +117,20 @@ class Solver:
     played deal) reuse what was learnt.  Not shared between threads: make one
     per thread."""
 
-    def __init__(self, tt_log2: int = DEFAULT_TT_LOG2):
+    def __init__(self, tt_log2: int | None = None, max_tt_log2: int | None = None):
+        """A table of 2^``tt_log2`` entries, which doubles whenever a search
+        fills it, up to 2^``max_tt_log2`` (default: never grows).  With
+        neither given: 2^20 growing up to 2^22 (:func:`default_max_tt_log2`)."""
+        if tt_log2 is None:
+            tt_log2 = DEFAULT_TT_LOG2
+            if max_tt_log2 is None:
+                max_tt_log2 = DEFAULT_MAX_TT_LOG2
         if not 10 <= int(tt_log2) <= 28:
             raise ValueError(f"table size 2^{tt_log2} entries is out of range (2^10 .. 2^28)")
-        self._search = _core.Search(int(tt_log2))
+        if max_tt_log2 is not None and not int(tt_log2) <= int(max_tt_log2) <= 28:
+            raise ValueError(f"largest table size 2^{max_tt_log2} entries is out of range "
+                             f"(2^{tt_log2} .. 2^28)")
+        self._search = _core.Search(int(tt_log2), None if max_tt_log2 is None else int(max_tt_log2))
         self._config = None
 
     def _setup(self, rules: DealRules):
@@ -179,6 +208,11 @@ class Solver:
         s = self._search
         return {"nodes": s.nodes, "trick_nodes": s.trick_nodes, "tt_probes": s.tt_probes, "tt_hits": s.tt_hits}
 
+    @property
+    def table_log2(self) -> int:
+        """The table's size now, 2^table_log2 entries (it may have grown)."""
+        return self._search.table_log2
+
 
 @dataclass
 class SideResult:
@@ -202,7 +236,7 @@ def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), side
     Stopped, it raises :class:`~kingsolve.errors.SearchInterrupted` whose
     ``finished`` holds the sides solved before the one it stopped in."""
     deal = Deal.from_layout(contract, layout, leader, trick)
-    solver = solver or Solver(default_tt_log2(layout.hand_size))
+    solver = solver or solver_for(layout.hand_size)
     n = contract.variant.n_seats
     sides = list(sides) if sides else [1 << k for k in range(n)]
     out = SolveResult(deal, layout)

@@ -211,23 +211,22 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
     each with its own Solver (the native search runs without the GIL); the
     rows are the same whatever ``jobs``.  ``solver`` (one solver for every
     cell) and ``jobs`` > 1 exclude each other; ``tt_log2`` sizes the solvers
-    made here (default: :func:`~kingsolve.solver.default_tt_log2`).
+    made here (default: :func:`~kingsolve.solver.solver_for`'s, growing in long searches).
 
     Stopped (Ctrl-C, :func:`~kingsolve.solver.abort_searches`), it raises
     :class:`~kingsolve.errors.SearchInterrupted` whose ``finished`` is the
     table of the rows finished before."""
-    from .solver import Deal, Solver, default_tt_log2
+    from .solver import Deal, solver_for
     layout.check(variant)
     lead = layout.first if leader is None else leader
     table = Table(variant, layout, lead)
     chosen = list(all_contracts(variant) if contracts is None else contracts)
     rules = [Deal.from_layout(c, layout, lead).rules for c in chosen]
     parts, same = row_links(rules)
-    size = tt_log2 or default_tt_log2(layout.hand_size, jobs)
     if jobs > 1 and solver is not None:
         raise ValueError("make_table: give a solver or jobs > 1, not both")
     if jobs <= 1:
-        solver = solver if solver is not None else Solver(size)
+        solver = solver if solver is not None else solver_for(layout.hand_size, tt_log2)
         values = []
         try:
             for i, contract in enumerate(chosen):
@@ -244,7 +243,8 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
             raise _interrupted(err, table) from err
         return table
     try:
-        return _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress)
+        return _make_table_threads(table, chosen, rules, parts, same, lead,
+                                   lambda: solver_for(layout.hand_size, tt_log2, jobs), jobs, progress)
     except KeyboardInterrupt as err:
         raise _interrupted(err, table) from err
 
@@ -257,7 +257,7 @@ def _interrupted(err: KeyboardInterrupt, table: Table) -> SearchInterrupted:
     return SearchInterrupted(finished=table)
 
 
-def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, progress) -> Table:
+def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, jobs, progress) -> Table:
     # Every (row, seat) cell is one task, and at most `jobs` run at once,
     # except in a row that is an earlier row's game at another scale (same):
     # it is filled from that row when its turn comes to be reported.  A
@@ -275,7 +275,7 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
     # with none of its own ready takes another seat's cell rather than wait.
     import threading
 
-    from .solver import Deal, Solver, abort_searches
+    from .solver import Deal, abort_searches
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
     left = [0 if same[i] is not None else n for i in range(len(chosen))]
@@ -312,7 +312,7 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, size, jobs, pro
                     return
                 i, seat, guess = job
                 if solver is None:
-                    solver = Solver(size)
+                    solver = new_solver()
                 v = solver.value(Deal.from_layout(chosen[i], table.layout, lead), 1 << seat, guess)
                 with cond:
                     cells[i][seat] = v

@@ -220,6 +220,40 @@ def test_bad_side_and_table_size():
         SOLVER.value(deal, 1 << 3)
     with pytest.raises(ValueError):
         Solver(40)
+    with pytest.raises(ValueError, match="largest table size"):
+        Solver(18, 17)
+
+
+def test_table_grows_in_a_long_search_and_keeps_what_it_held():
+    """A 13-card search that fills its table doubles it (up to max_tt_log2)
+    and goes on with everything the table held: every signature and every
+    entry indexed by exact position moves to its bucket in the larger table.
+    The values are those of a table that was large from the start."""
+    layout = Layout.from_str("1:AK9532..QT.KQT76 T84.Q972.J94.A54 QJ.KJT8543.75.J9 76.A6.AK8632.832")
+    deal = Deal.from_layout(get_variant("king52").contract("no-hearts"), layout, 0)
+    growing = Solver(13, 15)
+    assert growing.value(deal, 1) == Solver(20).value(deal, 1) == -40
+    assert growing.table_log2 == 15 and growing._search.tt_grown == 2
+    slots, entries = growing._search.check_table()
+    assert slots > 1000 and entries > 1000
+    assert growing._search.grow_table() is False      # at its largest
+    held = Solver(13, 16)
+    held.value(deal, 1)
+    before = held._search.check_table()
+    assert held._search.grow_table() is True
+    assert held.table_log2 == 16 and held._search.check_table() == before
+    assert held.value(deal, 2) == -200
+
+
+def test_default_tables_grow_only_for_13_card_hands():
+    """Solver() and the CLI's default for 13-card hands start at 2**20 and may
+    grow to 2**22; short hands' 2**16 and any size asked for (--tt-size) stay."""
+    from kingsolve.solver import solver_for
+    assert (Solver()._search.tt_log2, Solver()._search.max_tt_log2) == (20, 22)
+    assert (solver_for(13)._search.tt_log2, solver_for(13)._search.max_tt_log2) == (20, 22)
+    assert (solver_for(8)._search.tt_log2, solver_for(8)._search.max_tt_log2) == (16, 16)
+    assert (solver_for(13, 18)._search.tt_log2, solver_for(13, 18)._search.max_tt_log2) == (18, 18)
+    assert solver_for(10, lanes=2)._search.max_tt_log2 == 15
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc (Linux)")

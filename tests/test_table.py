@@ -154,9 +154,9 @@ def test_lanes_of_a_short_table_get_smaller_solvers(monkeypatch):
     sizes = []
 
     class Recording(solver_mod.Solver):
-        def __init__(self, tt_log2=solver_mod.DEFAULT_TT_LOG2):
+        def __init__(self, tt_log2=None, max_tt_log2=None):
             sizes.append(tt_log2)
-            super().__init__(tt_log2)
+            super().__init__(tt_log2, max_tt_log2)
 
     monkeypatch.setattr(solver_mod, "Solver", Recording)
     v = get_variant("ru4")

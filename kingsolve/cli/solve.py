@@ -4,7 +4,7 @@ from ..cards import parse_cards
 from ..errors import KingsolveError, SearchInterrupted
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
-from ..solver import Solver, default_tt_log2, solve as solve_layout
+from ..solver import solver_for, solve as solve_layout
 from .common import TT_SIZE_BYTES, InputError, contract_options, output_options, variant_options
 
 
@@ -47,7 +47,7 @@ def _layouts(layout, file):
 @click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 20 for 13).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards; 20 for 13, doubling up to 22 as a long search fills it; a size given is fixed).")
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
     """Double-dummy values of a layout under a contract.
@@ -69,7 +69,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         table = parse_cards(trick) if trick else ()
     except KingsolveError as err:
         raise InputError(f"--trick: {err}") from err
-    solver = Solver(tt_size or default_tt_log2(variant.hand_size))
+    solver = solver_for(variant.hand_size, tt_size)
     if fmt == "csv":
         click.echo(report.csv_header())
     for where, text, record_leader in _layouts(layout, file):
