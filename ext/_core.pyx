@@ -134,6 +134,7 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     if s == NULL:
         return NULL
     s.tt_log2 = tt_log2
+    s.exact_log2 = tt_log2
     s.max_tt_log2 = tt_log2
     s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
     s.n_chunks = 1 << (tt_log2 - 1)
@@ -742,12 +743,25 @@ cdef class Search:
 
     @property
     def table_log2(self):
-        """The table's size now (it doubles when a long search fills it, up to max_tt_log2)."""
+        """The table's size now: 2**(table_log2-1) signature slots and chunks of
+        entries (they double when a long search fills them, up to max_tt_log2)."""
         return self.s.tt_log2
 
     @property
+    def exact_log2(self):
+        """The size of the index by exact position now: 2**(exact_log2-1) entries
+        (it doubles when a long search overwrites its entries, up to max_tt_log2)."""
+        return self.s.exact_log2
+
+    @property
+    def table_bytes(self):
+        """The main table's memory now, in bytes (its duck tables not counted)."""
+        return slots_size(self.s) + chunks_size(self.s) + exact_size(self.s)
+
+    @property
     def tt_grown(self):
-        """Times the table doubled when its chunks ran out (since reset_stats; see tt_grow in tt.pxi)."""
+        """Times the table's slots and chunks, or its index by exact position, doubled
+        (since reset_stats; see tt_grow and tt_grow_exact in tt.pxi)."""
         return self.s.tt_grown
 
     @property
@@ -778,11 +792,14 @@ cdef class Search:
         return slots, entries
 
     def grow_table(self):
-        """Debug: double the main table now, as a long search does when it
-        fills it (within max_tt_log2); True if it grew."""
+        """Debug: double the main table's slots and chunks and its index by
+        exact position now, as a long search does when it fills them (within
+        max_tt_log2); True if either grew."""
         if self.busy:
             raise RuntimeError("this Search is busy in another thread")
-        return tt_grow(self.s)
+        cdef bint a = tt_grow(self.s)
+        cdef bint b = tt_grow_exact(self.s)
+        return a or b
 
 
 def abort_searches(bint stop=True):

@@ -123,8 +123,9 @@ cdef struct Solver:
     int free_chunk                 # first chunk of the free list (from evicted signatures), or -1
     TTEntry* exact                 # entries by exact position, in BUCKET-entry buckets
     u64 exact_bucket_mask          # number of exact buckets - 1
-    int tt_log2                    # the table's size now: 2**(tt_log2-1) slots, chunks and exact entries
-    int max_tt_log2                # ... which tt_grow may double up to this (tt_log2: never)
+    int tt_log2                    # the table's size now: 2**(tt_log2-1) slots and chunks ...
+    int exact_log2                 # ... and 2**(exact_log2-1) exact entries
+    int max_tt_log2                # each of which may double (tt_grow, tt_grow_exact) up to this
     uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1
@@ -154,10 +155,11 @@ cdef struct Solver:
     int64_t tt_evicted             # signatures evicted to make room for another
     int64_t tt_full                # times the chunks ran out and the table could not grow (see tt_sweep)
     int64_t tt_swept               # ... and the smaller subtrees' signatures were freed
-    int64_t tt_grown               # times the table doubled (tt_grow)
+    int64_t tt_grown               # times the slots and chunks, or the exact index, doubled
     int64_t tt_replaced            # exact entries of this generation overwritten by another position
-    int64_t tt_pressure            # signatures evicted and exact entries replaced since the table last grew
-    bint grow_due                  # tt_pressure says the table should grow at the next store
+    int64_t slot_pressure          # signatures evicted since the slots last grew
+    int64_t exact_pressure         # exact entries overwritten since the exact index last grew
+    bint grow_due                  # either says the table should grow at the next store
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
     Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or, in
                                    # a positive game, "every trick is worth 1" (the trick solver, see

@@ -48,13 +48,16 @@
 # out 8 times) 1.78G -> 1.47G.
 #
 # A table made to grow (max_tt_log2: 13-card hands by default, 2^20 up to
-# 2^22) doubles instead, keeping everything (tt_grow), when its chunks run out
-# or once signatures evicted and exact entries overwritten reach a
-# GROW_PRESSURE-th of its exact entries; in the long King searches the exact
-# index fills first (king52 no-tricks, layout 0: 3.8M entries overwritten at
-# 2^20, the chunks never ran out).  Growing from 2^20 to 2^22, seat 1, the
-# benchmark's layouts: no-tricks 120.5M -> 91.7M nodes, no-kings-jacks 264M ->
-# 171M, no-hearts (layout 2) 48.8M -> 36.7M; 13-card bridge never grows.
+# 2^22) doubles instead, keeping everything: its slots and chunks (tt_grow)
+# when the chunks run out or the signatures evicted reach a GROW_PRESSURE-th
+# of the slots, its index by exact position (tt_grow_exact) when the entries
+# overwritten there reach a GROW_PRESSURE-th of it.  The two fill at their
+# own pace: king52 no-tricks, layout 0, overwrote 3.8M exact entries at 2^20
+# and never ran out of chunks.  Growing from 2^20 to 2^22, seat 1, the
+# benchmark's layouts: no-tricks 120.5M -> 91.7M nodes (220 MB: only the
+# exact index grew; growing everything took 590 MB for the same nodes),
+# no-kings-jacks 264M -> 171M (488 MB), no-hearts (layout 2) 48.8M -> 36.7M;
+# 13-card bridge never grows.
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, calloc, free
 
@@ -302,7 +305,7 @@ cdef void tt_exact_store(Solver* s, TTSlot* sl, TTKey* k, u64 em, int lo, int hi
             if v.ncards > sl.ncards:
                 v = b + (BUCKET - 1)
             s.tt_replaced += 1
-            tt_press(s)
+            tt_press_exact(s)
     v.key[0] = k.key[0]
     v.key[1] = k.key[1]
     v.key[2] = k.key[2]
@@ -464,46 +467,36 @@ cdef inline u64 tt_slot_hash(TTSlot* sl) noexcept nogil:
 
 
 cdef bint tt_grow(Solver* s) noexcept nogil:
-    # The chunks have run out: double the table instead of freeing entries,
-    # while it is smaller than max_tt_log2 allows.  Its slots, chunks and
-    # exact entries move to tables twice as large, each slot to the bucket its
-    # hash picks there (old bucket b splits into new buckets b and b + the old
-    # count, so a new bucket never overflows; likewise the exact buckets).
-    # Chunks keep their indices.  False (and no more tries) if the memory is
-    # not to be had; the caller then sweeps as before.
+    # Double the signature slots and the chunks (their indices stay) instead of
+    # freeing entries, while tt_log2 is below max_tt_log2: each slot moves to
+    # the bucket its hash picks in the larger table (old bucket b splits into
+    # new buckets b and b + the old count, so a new bucket never overflows),
+    # and the exact entries follow their slots.  False (and no more tries) if
+    # the memory is not to be had; the caller then sweeps as before.
     cdef size_t n_slots = (s.slot_bucket_mask + 1) * BUCKET, n_exact = (s.exact_bucket_mask + 1) * BUCKET
     cdef size_t i, j, old_slots_size = slots_size(s), old_chunks_size = chunks_size(s)
-    cdef size_t old_exact_size = exact_size(s)
-    cdef u64 slot_mask = s.slot_bucket_mask * 2 + 1, exact_mask = s.exact_bucket_mask * 2 + 1
+    cdef u64 slot_mask = s.slot_bucket_mask * 2 + 1
     cdef TTSlot* slots
     cdef TTChunk* chunks
-    cdef TTEntry* exact
     cdef TTSlot* b
     cdef TTEntry* e
-    cdef TTEntry* eb
     cdef int32_t* moved
-    cdef u64* hashes
     if s.tt_log2 >= s.max_tt_log2:
         return False
     slots = <TTSlot*>ks_table_alloc(old_slots_size * 2, 0)
     chunks = <TTChunk*>ks_table_alloc(old_chunks_size * 2, 0)
-    exact = <TTEntry*>ks_table_alloc(old_exact_size * 2, 0)
     moved = <int32_t*>malloc(n_slots * sizeof(int32_t))
-    hashes = <u64*>malloc(n_slots * sizeof(u64))
-    if slots == NULL or chunks == NULL or exact == NULL or moved == NULL or hashes == NULL:
+    if slots == NULL or chunks == NULL or moved == NULL:
         ks_table_free(slots, old_slots_size * 2)
         ks_table_free(chunks, old_chunks_size * 2)
-        ks_table_free(exact, old_exact_size * 2)
         free(moved)
-        free(hashes)
-        s.max_tt_log2 = s.tt_log2
+        s.max_tt_log2 = s.tt_log2 if s.tt_log2 > s.exact_log2 else s.exact_log2
         return False
     for i in range(n_slots):
         moved[i] = -1
         if s.slots[i].gen != s.gen:
             continue
-        hashes[i] = tt_slot_hash(s.slots + i)
-        b = slots + (hashes[i] & slot_mask) * BUCKET
+        b = slots + (tt_slot_hash(s.slots + i) & slot_mask) * BUCKET
         for j in range(BUCKET):
             if b[j].gen != s.gen:
                 b[j] = s.slots[i]
@@ -512,39 +505,76 @@ cdef bint tt_grow(Solver* s) noexcept nogil:
     memcpy(chunks, s.chunks, old_chunks_size)
     for i in range(n_exact):
         e = s.exact + i
-        # an entry of this generation whose slot still holds its signature
-        if (e.gen != s.gen or e.slot < 0 or <size_t>e.slot >= n_slots or moved[e.slot] < 0
-                or s.slots[e.slot].version != e.version):
+        if e.gen != s.gen:
             continue
-        eb = exact + (tt_exact_hash(hashes[e.slot], e.key[0], e.key[1], e.key[2]) & exact_mask) * BUCKET
-        for j in range(BUCKET):
-            if eb[j].gen != s.gen:
-                eb[j] = e[0]
-                eb[j].slot = moved[e.slot]
-                break
+        if moved[e.slot] < 0 or s.slots[e.slot].version != e.version:
+            e.gen = 0                  # its signature had left the slot: retired
+        else:
+            e.slot = moved[e.slot]
     free(moved)
-    free(hashes)
     ks_table_free(s.slots, old_slots_size)
     ks_table_free(s.chunks, old_chunks_size)
-    ks_table_free(s.exact, old_exact_size)
     s.slots = slots
     s.chunks = chunks
-    s.exact = exact
     s.slot_bucket_mask = slot_mask
-    s.exact_bucket_mask = exact_mask
     s.n_chunks *= 2
     s.tt_log2 += 1
     s.tt_grown += 1
-    s.tt_pressure = 0
+    s.slot_pressure = 0
     return True
 
 
-cdef inline void tt_press(Solver* s) noexcept nogil:
-    # A signature evicted or an exact entry replaced: once that has happened
-    # for a GROW_PRESSURE-th of the table's exact entries since it last grew,
-    # it grows at the next store (tt_grow), if it may.
-    s.tt_pressure += 1
-    if s.tt_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and s.tt_log2 < s.max_tt_log2:
+cdef bint tt_grow_exact(Solver* s) noexcept nogil:
+    # Double the index by exact position, while exact_log2 is below
+    # max_tt_log2: each entry moves to the bucket its hash picks (as in
+    # tt_grow, a new bucket takes the entries of one old bucket only).  False
+    # (and no more tries) if the memory is not to be had.
+    cdef size_t n_exact = (s.exact_bucket_mask + 1) * BUCKET, i, j, old_size = exact_size(s)
+    cdef u64 exact_mask = s.exact_bucket_mask * 2 + 1
+    cdef TTEntry* exact
+    cdef TTEntry* e
+    cdef TTEntry* eb
+    if s.exact_log2 >= s.max_tt_log2:
+        return False
+    exact = <TTEntry*>ks_table_alloc(old_size * 2, 0)
+    if exact == NULL:
+        s.max_tt_log2 = s.tt_log2 if s.tt_log2 > s.exact_log2 else s.exact_log2
+        return False
+    for i in range(n_exact):
+        e = s.exact + i
+        # an entry of this generation whose slot still holds its signature
+        if e.gen != s.gen or s.slots[e.slot].gen != s.gen or s.slots[e.slot].version != e.version:
+            continue
+        eb = exact + (tt_exact_hash(tt_slot_hash(s.slots + e.slot), e.key[0], e.key[1], e.key[2])
+                      & exact_mask) * BUCKET
+        for j in range(BUCKET):
+            if eb[j].gen != s.gen:
+                eb[j] = e[0]
+                break
+    ks_table_free(s.exact, old_size)
+    s.exact = exact
+    s.exact_bucket_mask = exact_mask
+    s.exact_log2 += 1
+    s.tt_grown += 1
+    s.exact_pressure = 0
+    return True
+
+
+cdef inline void tt_press_slots(Solver* s) noexcept nogil:
+    # A signature evicted: once that has happened for a GROW_PRESSURE-th of
+    # the slots since they last grew, they grow at the next store (tt_grow).
+    s.slot_pressure += 1
+    if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and (
+            s.tt_log2 < s.max_tt_log2):
+        s.grow_due = True
+
+
+cdef inline void tt_press_exact(Solver* s) noexcept nogil:
+    # An exact entry overwritten by another position: likewise for the index
+    # by exact position (tt_grow_exact).
+    s.exact_pressure += 1
+    if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and (
+            s.exact_log2 < s.max_tt_log2):
         s.grow_due = True
 
 
@@ -568,7 +598,7 @@ cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
         if sl.ncards > ncards:
             sl = b + (BUCKET - 1)
         s.tt_evicted += 1
-        tt_press(s)
+        tt_press_slots(s)
         if sl.head >= 0:
             ci = sl.head
             while s.chunks[ci].next >= 0:
@@ -606,7 +636,10 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
     if s.grow_due:
         # (no slot or chunk pointer is held here: the table may move)
         s.grow_due = False
-        tt_grow(s)
+        if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE:
+            tt_grow(s)
+        if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE:
+            tt_grow_exact(s)
     sl = tt_claim(s, k, ncards)
     ci = sl.head
     while ci >= 0:

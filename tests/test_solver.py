@@ -227,13 +227,17 @@ def test_bad_side_and_table_size():
 def test_table_grows_in_a_long_search_and_keeps_what_it_held():
     """A 13-card search that fills its table doubles it (up to max_tt_log2)
     and goes on with everything the table held: every signature and every
-    entry indexed by exact position moves to its bucket in the larger table.
-    The values are those of a table that was large from the start."""
+    entry indexed by exact position moves to its bucket in the larger table
+    (the slots and chunks grow when they run short, the index by exact
+    position when its entries are overwritten).  The values are those of a
+    table that was large from the start."""
     layout = Layout.from_str("1:AK9532..QT.KQT76 T84.Q972.J94.A54 QJ.KJT8543.75.J9 76.A6.AK8632.832")
     deal = Deal.from_layout(get_variant("king52").contract("no-hearts"), layout, 0)
     growing = Solver(13, 15)
     assert growing.value(deal, 1) == Solver(20).value(deal, 1) == -40
-    assert growing.table_log2 == 15 and growing._search.tt_grown == 2
+    # both the slots and chunks and the index by exact position grew twice
+    assert (growing.table_log2, growing._search.exact_log2, growing._search.tt_grown) == (15, 15, 4)
+    assert growing._search.table_bytes == Solver(15)._search.table_bytes
     slots, entries = growing._search.check_table()
     assert slots > 1000 and entries > 1000
     assert growing._search.grow_table() is False      # at its largest
@@ -241,8 +245,14 @@ def test_table_grows_in_a_long_search_and_keeps_what_it_held():
     held.value(deal, 1)
     before = held._search.check_table()
     assert held._search.grow_table() is True
-    assert held.table_log2 == 16 and held._search.check_table() == before
+    assert (held.table_log2, held._search.exact_log2) == (16, 16) and held._search.check_table() == before
     assert held.value(deal, 2) == -200
+    # no-tricks overwrites exact entries more than it runs short of slots:
+    # the index by exact position grows further than they do
+    deal = Deal.from_layout(get_variant("king52").contract("no-tricks"), layout, 0)
+    split = Solver(16, 18)
+    assert split.value(deal, 1) == Solver(18).value(deal, 1)
+    assert (split.table_log2, split._search.exact_log2) == (17, 18)
 
 
 def test_default_tables_grow_only_for_13_card_hands():
