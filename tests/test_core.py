@@ -211,38 +211,11 @@ def test_warm_table_across_sides_and_queries():
             assert dict(s.card_values(hands, leader, trick, 0, side)) == cv
 
 
-@pytest.mark.parametrize("trick_index", [0, 9])
-def test_table_that_runs_out_of_room_frees_small_subtrees_and_stays_exact(trick_index):
-    """A table of 2**4 entries runs out of room within one search: it frees the
-    signatures of the smallest subtrees (their chunks go back to the free list,
-    their entries by exact position are retired) and goes on, exact.  Trick 9 of
-    a 13-trick deal uses the index by exact position as well (long deals)."""
-    rnd = random.Random(11 + trick_index)
-    s = Search(4)
-    for it in range(25):
-        n = rnd.choice([3, 4])
-        rules = random_rules(rnd, n, 13, sparse=rnd.random() < 0.5)
-        s.configure(*rules.args())
-        hands, leader, trick = random_position(rnd, n, 4, played=rnd.randint(0, n - 1))
-        for side in rnd.sample(range(1, 1 << n), 2):
-            v, cv = oracle(rules, hands, leader, trick, trick_index, side)
-            assert s.value(hands, leader, trick, trick_index, side) == v
-            assert dict(s.card_values(hands, leader, trick, trick_index, side)) == cv
-    assert s.tt_swept > 0
-    assert s.tt_swept == s.tt_full   # every time, something was small enough to free
-
-
-
-@pytest.mark.parametrize("trick_index", [0, 9])
-def test_table_that_may_grow_doubles_when_full_and_stays_exact(trick_index):
-    """A table of 2**4 entries allowed to grow to 2**9 doubles whenever its
-    chunks run out or its signatures and exact entries are being overwritten
-    (tt_grow): every signature moves to the bucket its hash picks in the larger
-    table.  Values stay the oracle's throughout, and it grows instead of
-    freeing entries (test_solver checks the entries by exact position, which
-    only longer searches make)."""
-    rnd = random.Random(23 + trick_index)
-    s = Search(4, 9)
+def solve_random_positions(s, seed, trick_index, after_each=lambda: None):
+    """25 random contracts of 3 or 4 seats, a 4-card position each, two sides
+    each: ``s``'s values and card values are the oracle's; returns the table's
+    size (table_log2) after each contract."""
+    rnd = random.Random(seed)
     sizes = []
     for it in range(25):
         n = rnd.choice([3, 4])
@@ -253,26 +226,36 @@ def test_table_that_may_grow_doubles_when_full_and_stays_exact(trick_index):
             v, cv = oracle(rules, hands, leader, trick, trick_index, side)
             assert s.value(hands, leader, trick, trick_index, side) == v
             assert dict(s.card_values(hands, leader, trick, trick_index, side)) == cv
-            assert s.check_table()
+            after_each()
         sizes.append(s.table_log2)
+    return sizes
+
+
+@pytest.mark.parametrize("trick_index", [0, 9])
+def test_table_that_runs_out_of_room_frees_small_subtrees_and_stays_exact(trick_index):
+    """A table of 2**4 entries runs out of room within one search: it frees the
+    signatures of the smallest subtrees (their chunks go back to the free list,
+    their entries by exact position are retired) and goes on, exact.  Trick 9 of
+    a 13-trick deal uses the index by exact position as well (long deals)."""
+    s = Search(4)
+    assert set(solve_random_positions(s, 11 + trick_index, trick_index)) == {4}
+    assert s.tt_swept > 0
+    assert s.tt_swept == s.tt_full   # every time, something was small enough to free
+
+
+@pytest.mark.parametrize("trick_index", [0, 9])
+def test_table_that_may_grow_doubles_when_full_and_stays_exact(trick_index):
+    """A table of 2**4 entries allowed to grow to 2**9 doubles its slots and
+    chunks whenever the chunks run out or signatures are being evicted
+    (tt_grow): every signature moves to the bucket its hash picks in the larger
+    table.  Values stay the oracle's throughout, and it grows instead of
+    freeing entries (test_solver checks the entries by exact position, which
+    only longer searches make)."""
+    s = Search(4, 9)
+    sizes = solve_random_positions(s, 23 + trick_index, trick_index, after_each=s.check_table)
     assert sizes == sorted(sizes) and sizes[-1] >= 8
     assert s.tt_grown == sizes[-1] - 4 and s.tt_full == 0
     assert (s.tt_log2, s.max_tt_log2) == (4, 9)
-
-
-def test_table_of_a_fixed_size_never_grows():
-    """Without max_tt_log2 the table keeps its size: when full it frees
-    entries (tt_sweep) instead."""
-    rnd = random.Random(5)
-    s = Search(4)
-    for it in range(10):
-        rules = random_rules(rnd, 4, 13)
-        s.configure(*rules.args())
-        hands, leader, trick = random_position(rnd, 4, 4)
-        s.value(hands, leader, trick, 9, 1)
-    assert s.table_log2 == 4 and s.tt_grown == 0 and s.tt_full > 0
-    with pytest.raises(ValueError, match="max_tt_log2"):
-        Search(12, 11)
 
 def random_lengths(rnd: random.Random, n, per_hand):
     """lens[seat][suit]: how many cards of each suit each of n seats holds."""
