@@ -126,6 +126,7 @@ cdef struct Solver:
     int tt_log2                    # the table's size now: 2**(tt_log2-1) slots and chunks ...
     int exact_log2                 # ... and 2**(exact_log2-1) exact entries
     int max_tt_log2                # each of which may double (tt_grow, tt_grow_exact) up to this
+                                   # (0 once memory for that was refused)
     uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1

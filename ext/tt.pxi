@@ -471,8 +471,8 @@ cdef bint tt_grow(Solver* s) noexcept nogil:
     # freeing entries, while tt_log2 is below max_tt_log2: each slot moves to
     # the bucket its hash picks in the larger table (old bucket b splits into
     # new buckets b and b + the old count, so a new bucket never overflows),
-    # and the exact entries follow their slots.  False (and no more tries) if
-    # the memory is not to be had; the caller then sweeps as before.
+    # and the exact entries follow their slots.  False if the memory is not to
+    # be had (the table then grows no more); the caller then sweeps as before.
     cdef size_t n_slots = (s.slot_bucket_mask + 1) * BUCKET, n_exact = (s.exact_bucket_mask + 1) * BUCKET
     cdef size_t i, j, old_slots_size = slots_size(s), old_chunks_size = chunks_size(s)
     cdef u64 slot_mask = s.slot_bucket_mask * 2 + 1
@@ -490,7 +490,7 @@ cdef bint tt_grow(Solver* s) noexcept nogil:
         ks_table_free(slots, old_slots_size * 2)
         ks_table_free(chunks, old_chunks_size * 2)
         free(moved)
-        s.max_tt_log2 = s.tt_log2 if s.tt_log2 > s.exact_log2 else s.exact_log2
+        s.max_tt_log2 = 0              # no more tries
         return False
     for i in range(n_slots):
         moved[i] = -1
@@ -528,7 +528,7 @@ cdef bint tt_grow_exact(Solver* s) noexcept nogil:
     # Double the index by exact position, while exact_log2 is below
     # max_tt_log2: each entry moves to the bucket its hash picks (as in
     # tt_grow, a new bucket takes the entries of one old bucket only).  False
-    # (and no more tries) if the memory is not to be had.
+    # if the memory is not to be had (the table then grows no more).
     cdef size_t n_exact = (s.exact_bucket_mask + 1) * BUCKET, i, j, old_size = exact_size(s)
     cdef u64 exact_mask = s.exact_bucket_mask * 2 + 1
     cdef TTEntry* exact
@@ -538,7 +538,7 @@ cdef bint tt_grow_exact(Solver* s) noexcept nogil:
         return False
     exact = <TTEntry*>ks_table_alloc(old_size * 2, 0)
     if exact == NULL:
-        s.max_tt_log2 = s.tt_log2 if s.tt_log2 > s.exact_log2 else s.exact_log2
+        s.max_tt_log2 = 0              # no more tries
         return False
     for i in range(n_exact):
         e = s.exact + i
