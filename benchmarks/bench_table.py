@@ -10,7 +10,9 @@ the median over the layouts of the per-layout median over the runs, and the
 slowest contracts (their share of the total).
 
 king52: one contract for one seat (seat 1 against the rest, seat 1 on lead),
-each solve on an empty table; median per contract over the layouts.
+each solve on an empty table of the product's default (growing in long
+searches); median per contract over the layouts, and the largest the main
+table grew to.
 
 Random layouts come from fixed seeds (numpy SeedSequence), so every run times the
 same deals.
@@ -91,7 +93,7 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
         raise SystemExit(f"bench_table: no king52 contract {', '.join(sorted(unknown))} "
                          f"(names: {', '.join(sorted({c.name for c in every}))}; or labels such as minus:H)")
     for c in contracts:
-        per_layout, nodes = [], []
+        per_layout, nodes, table_mb = [], [], []
         for lay in layouts(variant, n_layouts):
             deal = Deal.from_layout(c, lay, 0)
             times = []
@@ -102,9 +104,11 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
                 times.append(time.perf_counter() - t0)
             per_layout.append(statistics.median(times))
             nodes.append(solver.stats["nodes"])
+            table_mb.append(solver._search.table_bytes / 2 ** 20)
         print(f"king52 {contract_label(c):>16}: median {statistics.median(per_layout) * 1e3:9.1f} ms, "
               f"max {max(per_layout) * 1e3:9.1f} ms, nodes median {statistics.median(nodes) / 1e6:.2f}M "
-              f"max {max(nodes) / 1e6:.2f}M  ({n_layouts} layouts, seat 1)", flush=True)
+              f"max {max(nodes) / 1e6:.2f}M, table up to {max(table_mb):.0f} MB  ({n_layouts} layouts, seat 1)",
+              flush=True)
 
 
 def main(argv=None) -> None:
