@@ -135,7 +135,7 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
         return NULL
     s.tt_log2 = tt_log2
     s.exact_log2 = tt_log2
-    s.max_tt_log2 = tt_log2
+    s.max_tt_log2 = 0                  # a fixed size (Search sets how far it may grow)
     s.slot_bucket_mask = ((<u64>1) << (tt_log2 - 3)) - 1
     s.n_chunks = 1 << (tt_log2 - 1)
     s.free_chunk = -1
@@ -270,7 +270,7 @@ cdef class Search:
         self.s = solver_alloc(tt_log2)
         if self.s == NULL:
             raise MemoryError(f"cannot allocate a table of 2**{tt_log2} entries")
-        self.s.max_tt_log2 = grow_to
+        self.s.max_tt_log2 = grow_to if grow_to > tt_log2 else 0
         self.configured = False
         self.busy = False
         self._config = None
@@ -507,7 +507,8 @@ cdef class Search:
                 if s.ducks[s.single] == NULL:
                     self.busy = False
                     raise MemoryError("cannot allocate the duck table")
-                s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
+                if self.max_tt_log2 > self.tt_log2:
+                    s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]
             s.duck.stop = 0
@@ -738,7 +739,9 @@ cdef class Search:
 
     @property
     def max_tt_log2(self):
-        """The most the table may double to in a long search (tt_log2: it never grows)."""
+        """How far the table may grow in a long search: its slots and chunks to
+        2**(max_tt_log2-1) each, its index by exact position to twice that
+        (tt_log2: it never grows)."""
         return self.max_tt_log2
 
     @property
@@ -750,7 +753,7 @@ cdef class Search:
     @property
     def exact_log2(self):
         """The size of the index by exact position now: 2**(exact_log2-1) entries
-        (it doubles when a long search overwrites its entries, up to max_tt_log2)."""
+        (it doubles when a long search overwrites its entries, up to max_tt_log2 + 1)."""
         return self.s.exact_log2
 
     @property

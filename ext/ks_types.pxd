@@ -36,6 +36,8 @@ cdef enum:
     GROW_PRESSURE = 16     # a table that may grow does so once a 16th of its exact entries have been
                            # overwritten (king52 no-tricks, layout 0, 2^20 growing to 2^22: at a 4th,
                            # 16th, 64th 94.7M, 91.7M, 90.7M nodes; 120.5M fixed at 2^20, 90.5M at 2^22)
+    EXACT_HEADROOM = 1     # the exact index may grow to twice the entries of the rest (no-tricks,
+                           # king52 layout 2: 231M -> 161M nodes; the most memory 590 -> 705 MB)
     GUESS_STEP = 4         # the driver's first step away from a given guess
     POLL_NODES = 65536     # nodes between two checks for Ctrl-C (see poll_stop)
     FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
@@ -125,8 +127,9 @@ cdef struct Solver:
     u64 exact_bucket_mask          # number of exact buckets - 1
     int tt_log2                    # the table's size now: 2**(tt_log2-1) slots and chunks ...
     int exact_log2                 # ... and 2**(exact_log2-1) exact entries
-    int max_tt_log2                # each of which may double (tt_grow, tt_grow_exact) up to this
-                                   # (0 once memory for that was refused)
+    int max_tt_log2                # each of which may double (tt_grow, tt_grow_exact): tt_log2 up to
+                                   # this, exact_log2 up to this + EXACT_HEADROOM (0: never, a fixed
+                                   # size or memory refused)
     uint16_t gen                   # current table generation
     int side                       # bitmask of the maximising seats
     int single                     # the side's seat when the side is one seat, else -1

@@ -47,17 +47,22 @@
 # nodes, 2^12 78.6M -> 13.8M; at the default 2^20, layout 0 (the chunks ran
 # out 8 times) 1.78G -> 1.47G.
 #
-# A table made to grow (max_tt_log2: 13-card hands by default, 2^20 up to
-# 2^22) doubles instead, keeping everything: its slots and chunks (tt_grow)
-# when the chunks run out or the signatures evicted reach a GROW_PRESSURE-th
-# of the slots, its index by exact position (tt_grow_exact) when the entries
-# overwritten there reach a GROW_PRESSURE-th of it.  The two fill at their
-# own pace: king52 no-tricks, layout 0, overwrote 3.8M exact entries at 2^20
-# and never ran out of chunks.  Growing from 2^20 to 2^22, seat 1, the
-# benchmark's layouts: no-tricks 120.5M -> 91.7M nodes (220 MB: only the
-# exact index grew; growing everything took 590 MB for the same nodes),
-# no-kings-jacks 264M -> 171M (488 MB), no-hearts (layout 2) 48.8M -> 36.7M;
-# 13-card bridge never grows.
+# A table made to grow (max_tt_log2: 13-card hands by default, from 2^20)
+# doubles instead, keeping everything: its slots and chunks (tt_grow) when
+# the chunks run out or the signatures evicted reach a GROW_PRESSURE-th of the
+# slots, its index by exact position (tt_grow_exact) when the entries
+# overwritten there reach a GROW_PRESSURE-th of it: the slots and chunks up to
+# a table of 2^max_tt_log2 entries, the exact index to twice that
+# (EXACT_HEADROOM; 2^22 and 2^23 for 13-card hands: about 700 MB at most).
+# The two fill at their own pace: king52 no-tricks, layout 0, overwrote 3.8M
+# exact entries at 2^20 and never ran out of chunks.  Seat 1, the benchmark's
+# layouts, from a fixed 2^20: no-tricks layout 0 120.5M -> 89.8M nodes (332
+# MB: slots at 2^20, exact index at 2^23; growing every part alike took 590 MB
+# for 90.5M), layout 2 668M -> 161M (231M with the exact index held to 2^22);
+# no-kings-jacks 264M -> 171M (488 MB: slots at 2^22, exact index at 2^21);
+# no-hearts (layout 2) 48.8M -> 36.7M; 13-card bridge never grows.  Holding
+# the whole to 2^22's memory instead let the exact index crowd out the slots:
+# no-girls layout 0 315M -> 378M.
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, calloc, free
 
@@ -461,6 +466,17 @@ cdef inline size_t exact_size(Solver* s) noexcept nogil:
     return (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
 
 
+cdef inline bint may_grow_slots(Solver* s) noexcept nogil:
+    # The slots and chunks grow up to 2**(max_tt_log2-1) each ...
+    return s.tt_log2 < s.max_tt_log2
+
+
+cdef inline bint may_grow_exact(Solver* s) noexcept nogil:
+    # ... the index by exact position to twice that (EXACT_HEADROOM), in a
+    # table that grows at all (max_tt_log2 0: a fixed size, or memory refused)
+    return s.max_tt_log2 > 0 and s.exact_log2 < s.max_tt_log2 + EXACT_HEADROOM
+
+
 cdef inline u64 tt_slot_hash(TTSlot* sl) noexcept nogil:
     # The hash of a slot's signature, as tt_make_key computed it for its key.
     return tt_sig_hash(sl.meta, sl.lens, tt_sig_extra(sl.cls, sl.absl, sl.ccnt))
@@ -468,7 +484,8 @@ cdef inline u64 tt_slot_hash(TTSlot* sl) noexcept nogil:
 
 cdef bint tt_grow(Solver* s) noexcept nogil:
     # Double the signature slots and the chunks (their indices stay) instead of
-    # freeing entries, while tt_log2 is below max_tt_log2: each slot moves to
+    # freeing entries, while they are below max_tt_log2 (may_grow_slots):
+    # each slot moves to
     # the bucket its hash picks in the larger table (old bucket b splits into
     # new buckets b and b + the old count, so a new bucket never overflows),
     # and the exact entries follow their slots.  False if the memory is not to
@@ -481,7 +498,7 @@ cdef bint tt_grow(Solver* s) noexcept nogil:
     cdef TTSlot* b
     cdef TTEntry* e
     cdef int32_t* moved
-    if s.tt_log2 >= s.max_tt_log2:
+    if not may_grow_slots(s):
         return False
     slots = <TTSlot*>ks_table_alloc(old_slots_size * 2, 0)
     chunks = <TTChunk*>ks_table_alloc(old_chunks_size * 2, 0)
@@ -525,8 +542,8 @@ cdef bint tt_grow(Solver* s) noexcept nogil:
 
 
 cdef bint tt_grow_exact(Solver* s) noexcept nogil:
-    # Double the index by exact position, while exact_log2 is below
-    # max_tt_log2: each entry moves to the bucket its hash picks (as in
+    # Double the index by exact position, while may_grow_exact allows: each
+    # entry moves to the bucket its hash picks (as in
     # tt_grow, a new bucket takes the entries of one old bucket only).  False
     # if the memory is not to be had (the table then grows no more).
     cdef size_t n_exact = (s.exact_bucket_mask + 1) * BUCKET, i, j, old_size = exact_size(s)
@@ -534,7 +551,7 @@ cdef bint tt_grow_exact(Solver* s) noexcept nogil:
     cdef TTEntry* exact
     cdef TTEntry* e
     cdef TTEntry* eb
-    if s.exact_log2 >= s.max_tt_log2:
+    if not may_grow_exact(s):
         return False
     exact = <TTEntry*>ks_table_alloc(old_size * 2, 0)
     if exact == NULL:
@@ -564,8 +581,7 @@ cdef inline void tt_press_slots(Solver* s) noexcept nogil:
     # A signature evicted: once that has happened for a GROW_PRESSURE-th of
     # the slots since they last grew, they grow at the next store (tt_grow).
     s.slot_pressure += 1
-    if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and (
-            s.tt_log2 < s.max_tt_log2):
+    if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and may_grow_slots(s):
         s.grow_due = True
 
 
@@ -573,8 +589,7 @@ cdef inline void tt_press_exact(Solver* s) noexcept nogil:
     # An exact entry overwritten by another position: likewise for the index
     # by exact position (tt_grow_exact).
     s.exact_pressure += 1
-    if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and (
-            s.exact_log2 < s.max_tt_log2):
+    if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and may_grow_exact(s):
         s.grow_due = True
 
 

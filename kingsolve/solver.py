@@ -37,11 +37,12 @@ def default_tt_log2(hand_size: int, lanes: int = 1) -> int:
 
 
 def default_max_tt_log2(hand_size: int) -> int | None:
-    """How far a table of :func:`default_tt_log2` may double when a long search
-    fills it: to 2^22 for 13-card hands (about 590 MB, and a quarter more for
-    each lone seat's duck table), where the penalty contracts' searches run to
-    hundreds of millions of positions; None (never) for shorter hands, whose
-    searches do not fill 2^16."""
+    """How far a table of :func:`default_tt_log2` may grow when a long search
+    fills it: to 2^22 entries for 13-card hands, with twice the index by exact
+    position (about 700 MB at most, and a quarter more for each lone seat's
+    duck table), where
+    the penalty contracts' searches run to hundreds of millions of positions;
+    None (never) for shorter hands, whose searches do not fill 2^16."""
     return DEFAULT_MAX_TT_LOG2 if hand_size > 10 else None
 
 
@@ -118,9 +119,10 @@ class Solver:
     per thread."""
 
     def __init__(self, tt_log2: int | None = None, max_tt_log2: int | None = None):
-        """A table of 2^``tt_log2`` entries, which doubles whenever a search
-        fills it, up to 2^``max_tt_log2`` (default: never grows).  With
-        neither given: 2^20 growing up to 2^22 (:func:`default_max_tt_log2`)."""
+        """A table of 2^``tt_log2`` entries whose parts double whenever a search
+        fills them, up to a table of 2^``max_tt_log2`` entries with twice the
+        index by exact position (default: never grows).  With neither given:
+        2^20 growing up to 2^22 (:func:`default_max_tt_log2`)."""
         if tt_log2 is None:
             tt_log2 = DEFAULT_TT_LOG2
             if max_tt_log2 is None:

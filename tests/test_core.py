@@ -257,6 +257,21 @@ def test_table_that_may_grow_doubles_when_full_and_stays_exact(trick_index):
     assert s.tt_grown == sizes[-1] - 4 and s.tt_full == 0
     assert (s.tt_log2, s.max_tt_log2) == (4, 9)
 
+
+def test_table_of_a_fixed_size_never_grows():
+    """Without max_tt_log2 the table keeps its size: when full it frees
+    entries (tt_sweep) instead."""
+    rnd = random.Random(5)
+    s = Search(4)
+    for it in range(10):
+        rules = random_rules(rnd, 4, 13)
+        s.configure(*rules.args())
+        hands, leader, trick = random_position(rnd, 4, 4)
+        s.value(hands, leader, trick, 9, 1)
+    assert (s.table_log2, s.exact_log2, s.tt_grown) == (4, 4, 0) and s.tt_full > 0
+    with pytest.raises(ValueError, match="max_tt_log2"):
+        Search(12, 11)
+
 def random_lengths(rnd: random.Random, n, per_hand):
     """lens[seat][suit]: how many cards of each suit each of n seats holds."""
     lens = []

@@ -47,7 +47,7 @@ def _layouts(layout, file):
 @click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards; 20 for 13, doubling up to 22 as a long search fills it; a size given is fixed).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
     """Double-dummy values of a layout under a contract.

@@ -16,7 +16,7 @@ from .common import TT_SIZE_BYTES, default_jobs, emit, output_options, progress_
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, doubling up to 22 as a long search fills it; a size given is fixed).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
