@@ -787,8 +787,8 @@ cdef class Search:
                 assert (tt_slot_hash(s.slots + i) & s.slot_bucket_mask) == i // BUCKET, "slot in a wrong bucket"
         for i in range(ne):
             e = s.exact + i
-            if e.gen != s.gen or s.slots[e.slot].gen != s.gen or s.slots[e.slot].version != e.version:
-                continue                # retired: its signature has left the slot
+            if not tt_exact_live(s, e):
+                continue                # empty, or retired: its signature has left the slot
             entries += 1
             assert (tt_exact_hash(tt_slot_hash(s.slots + e.slot), e.key[0], e.key[1], e.key[2])
                     & s.exact_bucket_mask) == i // BUCKET, "exact entry in a wrong bucket"

@@ -36,6 +36,8 @@ cdef enum:
     GROW_PRESSURE = 16     # a table that may grow does so once a 16th of its exact entries have been
                            # overwritten (king52 no-tricks, layout 0, 2^20 growing to 2^22: at a 4th,
                            # 16th, 64th 94.7M, 91.7M, 90.7M nodes; 120.5M fixed at 2^20, 90.5M at 2^22)
+    GROW_SLOTS = 1         # Solver.grow_due: the slots and chunks (tt_grow) ...
+    GROW_EXACT = 2         # ... the index by exact position (tt_grow_exact)
     EXACT_HEADROOM = 1     # the exact index may grow to twice the entries of the rest (no-tricks,
                            # king52 layout 2: 231M -> 161M nodes; the most memory 590 -> 705 MB)
     GUESS_STEP = 4         # the driver's first step away from a given guess
@@ -163,7 +165,7 @@ cdef struct Solver:
     int64_t tt_replaced            # exact entries of this generation overwritten by another position
     int64_t slot_pressure          # signatures evicted since the slots last grew
     int64_t exact_pressure         # exact entries overwritten since the exact index last grew
-    bint grow_due                  # either says the table should grow at the next store
+    int grow_due                   # GROW_SLOTS | GROW_EXACT: what pressure says should grow at the next store
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
     Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or, in
                                    # a positive game, "every trick is worth 1" (the trick solver, see

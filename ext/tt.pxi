@@ -466,6 +466,11 @@ cdef inline size_t exact_size(Solver* s) noexcept nogil:
     return (s.exact_bucket_mask + 1) * BUCKET * sizeof(TTEntry)
 
 
+cdef inline bint tt_exact_live(Solver* s, TTEntry* e) noexcept nogil:
+    # An exact entry of this generation whose slot still holds its signature.
+    return e.gen == s.gen and s.slots[e.slot].gen == s.gen and s.slots[e.slot].version == e.version
+
+
 cdef inline bint may_grow_slots(Solver* s) noexcept nogil:
     # The slots and chunks grow up to 2**(max_tt_log2-1) each ...
     return s.tt_log2 < s.max_tt_log2
@@ -559,8 +564,7 @@ cdef bint tt_grow_exact(Solver* s) noexcept nogil:
         return False
     for i in range(n_exact):
         e = s.exact + i
-        # an entry of this generation whose slot still holds its signature
-        if e.gen != s.gen or s.slots[e.slot].gen != s.gen or s.slots[e.slot].version != e.version:
+        if not tt_exact_live(s, e):
             continue
         eb = exact + (tt_exact_hash(tt_slot_hash(s.slots + e.slot), e.key[0], e.key[1], e.key[2])
                       & exact_mask) * BUCKET
@@ -582,7 +586,7 @@ cdef inline void tt_press_slots(Solver* s) noexcept nogil:
     # the slots since they last grew, they grow at the next store (tt_grow).
     s.slot_pressure += 1
     if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and may_grow_slots(s):
-        s.grow_due = True
+        s.grow_due |= GROW_SLOTS
 
 
 cdef inline void tt_press_exact(Solver* s) noexcept nogil:
@@ -590,7 +594,7 @@ cdef inline void tt_press_exact(Solver* s) noexcept nogil:
     # by exact position (tt_grow_exact).
     s.exact_pressure += 1
     if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE and may_grow_exact(s):
-        s.grow_due = True
+        s.grow_due |= GROW_EXACT
 
 
 cdef TTSlot* tt_claim(Solver* s, TTKey* k, int ncards) noexcept nogil:
@@ -650,11 +654,11 @@ cdef void tt_store(Solver* s, TTKey* k, int lo, int hi, int best, u64 rel, int n
     cdef int prev = -1, last = -1
     if s.grow_due:
         # (no slot or chunk pointer is held here: the table may move)
-        s.grow_due = False
-        if s.slot_pressure > <int64_t>((s.slot_bucket_mask + 1) * BUCKET) // GROW_PRESSURE:
+        if s.grow_due & GROW_SLOTS:
             tt_grow(s)
-        if s.exact_pressure > <int64_t>((s.exact_bucket_mask + 1) * BUCKET) // GROW_PRESSURE:
+        if s.grow_due & GROW_EXACT:
             tt_grow_exact(s)
+        s.grow_due = 0
     sl = tt_claim(s, k, ncards)
     ci = sl.head
     while ci >= 0:

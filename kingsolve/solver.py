@@ -40,9 +40,9 @@ def default_max_tt_log2(hand_size: int) -> int | None:
     """How far a table of :func:`default_tt_log2` may grow when a long search
     fills it: to 2^22 entries for 13-card hands, with twice the index by exact
     position (about 700 MB at most, and a quarter more for each lone seat's
-    duck table), where
-    the penalty contracts' searches run to hundreds of millions of positions;
-    None (never) for shorter hands, whose searches do not fill 2^16."""
+    duck table), where the penalty contracts' searches run to hundreds of
+    millions of positions; None (never) for shorter hands, whose searches do
+    not fill 2^16."""
     return DEFAULT_MAX_TT_LOG2 if hand_size > 10 else None
 
 
