@@ -51,14 +51,17 @@ class SearchInterrupted(KeyboardInterrupt):
     side, when known; ``finished``: what the query had finished before it (a
     :class:`~kingsolve.solver.SolveResult` holding the sides ``solve`` had
     solved, or a :class:`~kingsolve.table.Table` of the rows ``make_table`` had
-    finished), or None."""
+    finished), or None; ``also``: the same for the other sides stopped with
+    this one (``solve`` in lanes: each running lane's side), a list of
+    SearchInterrupted."""
 
-    def __init__(self, low=None, high=None, *, side=None, finished=None):
+    def __init__(self, low=None, high=None, *, side=None, finished=None, also=()):
         super().__init__(low, high)
         self.low = low
         self.high = high
         self.side = side
         self.finished = finished
+        self.also = list(also)
 
     def __str__(self):
         if self.low is None:

@@ -98,3 +98,19 @@ def test_layout_may_be_given_unquoted():
     assert split.output == quoted.output
     r = run("table", *LAYOUT.split(), "-V", "ua3", "-C", "no-hearts", "--format", "json")
     assert r.exit_code == 0, r.output
+
+
+def test_seats_solved_in_lanes_print_what_one_lane_prints(tmp_path):
+    # -j 2 (two threads, each its own table) and -j 0 (every core): the same
+    # output, line for line, as one solver, over a file of layouts
+    f = tmp_path / "deals.txt"
+    f.write_text("1:Q7.K987.K7.KQ K.A.AJ8.JT987 JT98.QJT.QT9.\n1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K\n",
+                 encoding="utf-8")
+    base = ["solve", "-f", str(f), "-V", "ua3", "-c", "no-boys", "--cards", "--format", "json"]
+    one = run(*base)
+    assert one.exit_code == 0, one.output
+    assert len(one.output.splitlines()) == 2
+    for jobs in ("2", "0"):
+        r = run(*base, "-j", jobs)
+        assert r.exit_code == 0, r.output
+        assert r.output == one.output

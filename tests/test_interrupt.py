@@ -215,3 +215,26 @@ def test_ctrl_c_stops_bid_worker_processes(tmp_path):
                              "--seed", "3", "-j", "2"], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
+
+
+def test_ctrl_c_in_solve_in_lanes_prints_the_seats_finished_and_each_lane_stopped(tmp_path):
+    # The deal of the test above on two lanes: seat 1 (milliseconds) is
+    # finished and printed, seat 2 (minutes) is stopped in its lane; the
+    # other lane has moved on to the next seats in turn, and is stopped in
+    # the one it holds, if any
+    hands = LAYOUT.split(":", 1)[1]
+    rc, err, took, out = _interrupt(["solve", "2:" + hands, "-V", "king52", "-c", "no-girls", "-F", "json",
+                                     "-j", "2"], wait=3, cwd=tmp_path, with_stdout=True)
+    assert rc == 130
+    stopped = r"seat (\d), value between [-+]\d+ and [-+]\d+ \(proven so far\)"
+    m = re.fullmatch(rf"interrupted: {stopped}(?:; {stopped})?\n", err)
+    assert m, err
+    halted = [int(g) for g in m.groups() if g is not None]
+    data = json.loads(out)
+    finished = [(r["side"], r["value"]) for r in data["results"]]
+    assert finished[0] == ([1], -200), data
+    done = [s[0] for s, _ in finished]
+    # seat 2 stopped (and the other lane's seat, if any), in seat order; the
+    # seats are taken in order, so those finished or stopped are the first k
+    assert 2 in halted and halted == sorted(set(halted)) and not set(done) & set(halted)
+    assert done == sorted(done) and sorted(done + halted) == list(range(1, len(done) + len(halted) + 1))

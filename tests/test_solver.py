@@ -287,3 +287,87 @@ def test_short_deals_table_is_committed_at_once_and_a_long_one_page_by_page():
     grown = resident_mb() - before
     assert grown < 16, grown
     del small, large
+
+
+@pytest.mark.parametrize("vid", ["ru4", "ua3", "king52"])
+def test_solve_in_lanes_gives_the_results_of_one_solver(vid):
+    """Sides solved two at a time in threads (each lane its own Solver): the
+    same values and card values, in the same order, and lines that replay to
+    the value, as one Solver taking the sides in turn."""
+    variant = get_variant(vid)
+    rng = random.Random(f"lanes-{vid}")
+    lanes = [Solver(14), Solver(14)]
+    for name in ("no-tricks", "no-girls", "trump"):
+        contract = variant.contract(name, variant.trump_choices(name)[0])
+        layout = random_layout(variant, 4, rng)
+        one = solve(layout, contract, leader=1, cards=True, line=True, solver=Solver(14))
+        two = solve(layout, contract, leader=1, cards=True, line=True, solver=lanes, jobs=2)
+        assert [(r.side, r.value, r.cards) for r in two.results] == [
+            (r.side, r.value, r.cards) for r in one.results]
+        for r in two.results:
+            side = sum(1 << k for k in r.side)
+            pts, d = two.deal.rules.seat_base, two.deal
+            for c in r.line:
+                d, winner, p = d.after(c)
+                if winner is not None and side >> winner & 1:
+                    pts += p
+            assert d.position.finished and pts == r.value
+        # sides given explicitly keep their order, a coalition among them
+        sides = [0b0101, 0b0010] if variant.n_seats == 4 else [0b011, 0b100]
+        got = solve(layout, contract, sides=sides, solver=lanes, jobs=2)
+        assert [r.value for r in got.results] == [
+            r.value for r in solve(layout, contract, sides=sides, solver=Solver(14)).results]
+
+
+def test_solve_in_lanes_checks_its_solvers_and_reports_a_lane_error():
+    variant = get_variant("ua3")
+    layout = random_layout(variant, 3, random.Random(5))
+    contract = variant.contract("no-hearts")
+    with pytest.raises(ValueError, match="2 lanes need 2 solvers, got 1"):
+        solve(layout, contract, solver=[Solver(12)], jobs=2)
+
+    class Broken(Solver):
+        def value(self, deal, side, guess=None):
+            raise RuntimeError("lane failed")
+
+    # (either lane may take every side before the other starts: both fail)
+    with pytest.raises(RuntimeError, match="lane failed"):
+        solve(layout, contract, solver=[Broken(12), Broken(12)], jobs=2)
+
+
+def test_a_solve_in_lanes_stopped_from_elsewhere_keeps_what_finished():
+    # abort_searches from another thread (as the CLI does on Ctrl-C) stops
+    # both lanes; the seats finished are kept, each stopped seat says what
+    # its search had proven (king52 no-girls: seat 4 takes every queen, -200,
+    # in milliseconds; seats 1 to 3 take seconds to minutes)
+    import threading
+    import time
+    from kingsolve.errors import SearchInterrupted
+    from kingsolve.solver import abort_searches
+    variant = get_variant("king52")
+    layout = Layout.from_str("1:6.KT7652.AT63.AT AQT9832.4.85.K65 5.J83.KJ72.QJ872 KJ74.AQ9.Q94.943")
+    lanes = [Solver(16), Solver(16)]
+    out = {}
+
+    def run():
+        try:
+            solve(layout, variant.contract("no-girls"), sides=[0b1000, 0b0001, 0b0010], solver=lanes, jobs=2)
+        except SearchInterrupted as err:
+            out["stop"] = err
+
+    t = threading.Thread(target=run)
+    t.start()
+    while sum(s.stats["nodes"] for s in lanes) < 1_000_000 and t.is_alive():
+        time.sleep(0.005)
+    abort_searches(True)
+    try:
+        t.join(30)
+    finally:
+        abort_searches(False)
+    stop = out["stop"]
+    assert [(r.side, r.value) for r in stop.finished.results] == [((3,), -200)]
+    halted = [stop] + stop.also
+    assert [e.side for e in halted] == [(0,), (1,)]
+    assert all(-200 <= e.low <= e.high <= 0 for e in halted)
+    with pytest.raises(ValueError, match="list of solvers"):
+        solve(layout, variant.contract("no-girls"), solver=Solver(12), jobs=2)

@@ -5,7 +5,7 @@ from ..errors import KingsolveError, SearchInterrupted
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
 from ..solver import solver_for, solve as solve_layout
-from .common import TT_SIZE_BYTES, InputError, contract_options, output_options, variant_options
+from .common import TT_SIZE_BYTES, InputError, contract_options, default_jobs, output_options, variant_options
 
 
 def _layouts(layout, file):
@@ -48,8 +48,12 @@ def _layouts(layout, file):
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
+@click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
+              help="Solve this many seats at once, in threads, each with its own table (0: every core). "
+                   "Same results for any value.")
 @output_options
-def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, fmt):
+def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, jobs,
+          fmt):
     """Double-dummy values of a layout under a contract.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND], hands clockwise from seat FIRST in
@@ -69,7 +73,14 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         table = parse_cards(trick) if trick else ()
     except KingsolveError as err:
         raise InputError(f"--trick: {err}") from err
-    solver = solver_for(variant.hand_size, tt_size)
+    if jobs == 0:
+        jobs = default_jobs()
+    if sides is not None:
+        jobs = 1                       # one side: nothing to share out
+    if jobs > 1:
+        solver = [solver_for(variant.hand_size, tt_size, lanes=jobs) for _ in range(jobs)]
+    else:
+        solver = solver_for(variant.hand_size, tt_size)
     if fmt == "csv":
         click.echo(report.csv_header())
     for where, text, record_leader in _layouts(layout, file):
@@ -77,7 +88,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
             lay = Layout.from_str(text)
             lead = parse_seat(leader or record_leader, n) if (leader or record_leader) else lay.first
             res = solve_layout(lay, contract, leader=lead, trick=table, sides=sides,
-                               cards=show_cards, line=show_line, solver=solver)
+                               cards=show_cards, line=show_line, solver=solver, jobs=jobs)
         except KingsolveError as err:
             raise InputError(f"{where}: {err}" if where else str(err)) from err
         except SearchInterrupted as err:
@@ -85,8 +96,10 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
             # usual, and what the search had proven of the next one is said
             if err.finished is not None and err.finished.results:
                 _emit(err.finished, fmt)
-            who = report.side_label(err.side) if err.side is not None else ""
-            click.echo("interrupted: " + ", ".join(x for x in (where, who, str(err)) if x), err=True)
+            said = "; ".join(", ".join(x for x in (report.side_label(e.side) if e.side is not None else "",
+                                                   str(e)) if x)
+                             for e in [err] + err.also)
+            click.echo("interrupted: " + ", ".join(x for x in (where, said) if x), err=True)
             raise click.exceptions.Exit(130) from None
         _emit(res, fmt)
 
