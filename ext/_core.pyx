@@ -164,6 +164,7 @@ cdef void solver_free(Solver* s) noexcept:
         ks_table_free(s.slots, slots_size(s))
         ks_table_free(s.chunks, chunks_size(s))
         ks_table_free(s.exact, exact_size(s))
+        free(s.order_memo)
         free(s)
 
 
@@ -511,6 +512,11 @@ cdef class Search:
                     s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]
+            if s.order_memo != NULL and s.duck.order_memo == NULL:
+                # debug (order_oracle): the duck game keeps a memo of its own
+                s.duck.order_memo = <u64*>calloc(s.order_memo_mask + 1, sizeof(u64))
+                if s.duck.order_memo != NULL:
+                    s.duck.order_memo_mask = s.order_memo_mask
             s.duck.stop = 0
             s.duck.poll_in = POLL_NODES
         s.stop = 0
@@ -721,6 +727,37 @@ cdef class Search:
     def cut_stats(self):
         # debug: per position in the trick, (cutoffs on the first move, on a later move, all-nodes)
         return [tuple(self.s.cut_at[k][j] for j in range(3)) for k in range(self.s.r.n)]
+
+    def order_oracle(self, int log2=0):
+        """Debug: how much of a search is the cost of its move order.  With
+        log2 > 0 the search keeps a memo (2**log2 entries) of the card that
+        cut off at each position it searched, by exact position, and tries
+        that card first whenever it meets the position again (a lone seat's
+        duck solver keeps a memo of its own, made with it).  A query
+        answered again after ``clear()`` (the tables emptied, the memos
+        kept) then searches each position it met before with a refuting move
+        first: repeated, that converges on the search with a perfect move
+        order along the refutations found (benchmarks/bench_ordering.py).
+        0: no memo (the default).  The values never depend on it."""
+        cdef int i
+        cdef Solver* d
+        self._acquire()
+        try:
+            for i in range(MAX_SEATS + 1):
+                d = self.s if i == MAX_SEATS else self.s.ducks[i]
+                if d != NULL:
+                    free(d.order_memo)
+                    d.order_memo = NULL
+                    d.order_memo_mask = 0
+            if log2 > 0:
+                if not 10 <= log2 <= 30:
+                    raise ValueError(f"order_oracle: 2**{log2} entries is out of range (2**10 .. 2**30)")
+                self.s.order_memo = <u64*>calloc((<size_t>1) << log2, sizeof(u64))
+                if self.s.order_memo == NULL:
+                    raise MemoryError(f"cannot allocate an order memo of 2**{log2} entries")
+                self.s.order_memo_mask = ((<u64>1) << log2) - 1
+        finally:
+            self.busy = False
 
     @property
     def graded_cuts(self):

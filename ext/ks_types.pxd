@@ -167,6 +167,8 @@ cdef struct Solver:
     int64_t exact_pressure         # exact entries overwritten since the exact index last grew
     int grow_due                   # GROW_SLOTS | GROW_EXACT: what pressure says should grow at the next store
     int64_t cut_at[MAX_SEATS][3]   # debug: cutoffs by position in trick: on 1st move, later, none
+    u64* order_memo                # debug (Search.order_oracle): the card that cut off at each position
+    u64 order_memo_mask            # searched, by a hash of the exact position; or NULL
     Solver* duck                   # the same deal under "every trick costs 1" (see duck_test), or, in
                                    # a positive game, "every trick is worth 1" (the trick solver, see
                                    # wins_a_trick); or NULL: ducks[single], the table of the side's one seat

@@ -456,8 +456,13 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
     cdef int i, j, k
     cdef OrderCtx x
     if s.np == s.r.n - 1:
-        # (no table move: the table holds trick starts only)
+        # (no table move: the table holds trick starts only; `first` comes
+        # only from the debug order_oracle here)
         last_seat_scores(s, seat, nm, reps, score)
+        if first >= 0:
+            for i in range(nm):
+                if (groups[i] >> first) & 1:
+                    score[i] = <int64_t>1 << 60
         sort_moves(nm, reps, groups, score)
         return
     x.table_pts = s.r.trick_points[s.trick_index]

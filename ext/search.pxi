@@ -508,6 +508,26 @@ cdef inline u64 weaker_equivalents(Rules* r, int c, u64 crel, u64 live) noexcept
     return low & cl & run
 
 
+cdef u64 order_hash(Solver* s) noexcept nogil:
+    # Debug (order_oracle): a hash of the exact position, in mid-trick too
+    # (every hand, the leader, the trick's cards in order); never 0.
+    cdef u64 h = s.hands[0] * <u64>0x9E3779B97F4A7C15ULL
+    cdef int k
+    h ^= h >> 29
+    h += s.hands[1] * <u64>0xC2B2AE3D27D4EB4FULL
+    h ^= h >> 31
+    h += s.hands[2] * <u64>0x165667B19E3779F9ULL
+    h ^= h >> 29
+    h += s.hands[3] * <u64>0xD6E8FEB86659FD93ULL
+    for k in range(s.np):
+        h += (<u64>(s.trick[k] + 1)) << (8 * k)
+    h += (<u64>s.leader) << 40
+    h ^= h >> 31
+    h *= <u64>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return h | 1
+
+
 cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef Rules* r = &s.r
     cdef int n = r.n
@@ -523,6 +543,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
     cdef u64 tops[MAX_TRICKS]
     cdef u64 legal, live, crel, mark, acc = 0, drel, skip = 0, held, pc, dom_rel = 0
     cdef TTKey key
+    cdef u64 oh = 0
     rel[0] = 0
     if np == 0:
         if s.hands[seat] == 0:
@@ -717,6 +738,11 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         # seat's team is searched when the trick's winner is known (always
         # for its last card)
         nm = drop_dominated(s, seat, nm, reps, groups, live, &dom_rel)
+    if s.order_memo != NULL and nm > 1:
+        # debug: the card that cut off here last time goes first (order_oracle)
+        oh = order_hash(s)
+        if (s.order_memo[oh & s.order_memo_mask] ^ oh) >> 8 == 0:
+            first = <int>(s.order_memo[oh & s.order_memo_mask] & 0xFF)
     if nm > 1:
         order_moves(s, seat, nm, reps, groups, first)
     best = -VAL_INF if maximize else VAL_INF
@@ -741,6 +767,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if v >= beta:
                 acc = crel
                 s.cut_at[np][0 if i == 0 else 1] += 1
+                if oh:
+                    s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>c
                 break
         else:
             if v < best:
@@ -749,6 +777,8 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if v < beta:
                 acc = crel
                 s.cut_at[np][0 if i == 0 else 1] += 1
+                if oh:
+                    s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>c
                 break
         acc |= crel
         if i + 1 < nm:
