@@ -275,7 +275,7 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
     # with none of its own ready takes another seat's cell rather than wait.
     import threading
 
-    from .solver import Deal, abort_searches
+    from .solver import Deal, stop_lanes
     n = table.variant.n_seats
     cells = [[None] * n for _ in chosen]
     left = [0 if same[i] is not None else n for i in range(len(chosen))]
@@ -350,12 +350,7 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
         with cond:
             failed.append(KeyboardInterrupt())
             cond.notify_all()
-        abort_searches(True)
-        try:
-            for th in threads:
-                th.join()
-        finally:
-            abort_searches(False)
+        stop_lanes(threads)
         raise
     for th in threads:
         th.join()
