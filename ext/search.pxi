@@ -767,8 +767,6 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if v >= beta:
                 acc = crel
                 s.cut_at[np][0 if i == 0 else 1] += 1
-                if oh:
-                    s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>c
                 break
         else:
             if v < best:
@@ -777,12 +775,13 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if v < beta:
                 acc = crel
                 s.cut_at[np][0 if i == 0 else 1] += 1
-                if oh:
-                    s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>c
                 break
         acc |= crel
         if i + 1 < nm:
             skip |= weaker_equivalents(r, c, crel, live)
+    if oh and (best >= beta) == maximize:
+        # debug (order_oracle): the card that cut off
+        s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>best_card
     if (best >= beta) != maximize:
         # no cut-off: the classes dropped as dominated count too
         acc |= dom_rel

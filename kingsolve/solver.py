@@ -279,12 +279,12 @@ def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), side
     return out
 
 
-def solver_lanes(hand_size: int, jobs: int, solvers=None) -> list:
+def solver_lanes(hand_size: int, jobs: int, solvers=None, tt_log2: int | None = None) -> list:
     """The Solvers of ``jobs`` lanes (:func:`solve`'s ``jobs``): ``solvers``
-    if given (a list of ``jobs`` of them), else new ones of the product's
-    default size for lanes (:func:`solver_for`)."""
+    if given (a list of ``jobs`` of them), else new ones of 2^``tt_log2``
+    entries or the product's default size for lanes (:func:`solver_for`)."""
     if solvers is None:
-        return [solver_for(hand_size, lanes=jobs) for _ in range(max(1, jobs))]
+        return [solver_for(hand_size, tt_log2, lanes=jobs) for _ in range(max(1, jobs))]
     if not isinstance(solvers, (list, tuple)):
         raise ValueError("solve: lanes take a list of solvers, one a lane")
     lanes = list(solvers)
@@ -346,10 +346,6 @@ def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line
                 return
             results[i] = r
 
-    threads = [threading.Thread(target=lane_main, args=(s,), daemon=True)
-               for s in lanes[:len(sides)]]
-    for th in threads:
-        th.start()
     def interrupted():
         # what finished, and what was proven of each side a lane was solving
         out.results = [r for r in results if r is not None]
@@ -357,6 +353,10 @@ def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line
         first = halted[0]
         return SearchInterrupted(first.low, first.high, side=first.side, finished=out, also=halted[1:])
 
+    threads = [threading.Thread(target=lane_main, args=(s,), daemon=True)
+               for s in lanes[:len(sides)]]
+    for th in threads:
+        th.start()
     try:
         for th in threads:
             while th.is_alive():

@@ -4,7 +4,7 @@ from ..cards import parse_cards
 from ..errors import KingsolveError, SearchInterrupted
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
-from ..solver import solver_for, solve as solve_layout
+from ..solver import solver_for, solver_lanes, solve as solve_layout
 from .common import TT_SIZE_BYTES, InputError, contract_options, default_jobs, output_options, variant_options
 
 
@@ -78,7 +78,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
     if sides is not None:
         jobs = 1                       # one side: nothing to share out
     if jobs > 1:
-        solver = [solver_for(variant.hand_size, tt_size, lanes=jobs) for _ in range(jobs)]
+        solver = solver_lanes(variant.hand_size, jobs, tt_log2=tt_size)
     else:
         solver = solver_for(variant.hand_size, tt_size)
     if fmt == "csv":
