@@ -1,0 +1,91 @@
+"""Each for himself (max^n): every seat plays for its own points.
+
+The plain-Python oracle (``kingsolve.reference.each_*``) on positions worked
+out by hand and on properties every position has; the core (``Search``'s
+each-for-himself queries) against the oracle on random small positions of
+every variant and contract."""
+import pytest
+from hypothesis import given, settings
+
+from kingsolve import reference
+from kingsolve.cards import parse_card
+from kingsolve.engine import Position, play
+from kingsolve.layout import Layout
+from kingsolve.variants import VARIANT_IDS, get_variant
+
+from strategies import small_positions
+
+
+def C(token):
+    return parse_card(token)
+
+
+def setup(vid, name, layout, trump="default", options=()):
+    lay = Layout.from_str(layout)
+    r = get_variant(vid, options).contract(name, trump).deal_rules(lay.hand_size)
+    return r, Position(lay.hands, lay.first)
+
+
+def remaining_points(r, p):
+    """Every point still to be scored from ``p``: the live cards' and the tricks'."""
+    live = p.hands[0] | p.hands[1] | p.hands[2] | (p.hands[3] if len(p.hands) > 3 else 0)
+    cards = sum(r.card_points[c] for c in range(64) if live >> c & 1) + sum(r.card_points[c] for c in p.trick)
+    return cards + sum(r.trick_points[p.trick_index:p.trick_index + p.tricks_left])
+
+
+def test_tie_rule_decides_who_takes_the_hearts():
+    # ua3 no-hearts (each heart from the seven up costs 2, tricks nothing).
+    # 1: ♥Q ♦8   2: ♥7 ♦T   3: ♠8 ♥9, seat 1 leads.
+    # Lead ♥Q: ♥7 and ♥9 follow, seat 1 takes three hearts (-6) and the ♦ trick
+    #   costs nothing: (-6, 0, 0) whatever the others do.
+    # Lead ♦8: ♦T wins it; seat 3, void, is indifferent (it takes nothing either way):
+    #   - discard ♠8: seat 2 then leads ♥7, ♥9 and ♥Q follow, seat 1 wins: (-6, 0, 0);
+    #   - discard ♥9: seat 2's trick costs it 2, then ♥7 ♠8 ♥Q: seat 1 takes two: (-4, -2, 0).
+    # neutral: seat 3 plays its lowest card, ♠8 (spades before hearts): seat 1 is at
+    #   -6 either way, and both leads give (-6, 0, 0): no choice of seat 1's is a tie.
+    # pessimistic: seat 3 holds down the best-placed other seat: max(-6, 0) = 0 against
+    #   max(-4, -2) = -2, so ♥9; seat 1 then leads ♦8 for -4 rather than ♥Q for -6.
+    r, p = setup("ua3", "no-hearts", "1:.Q.8. .7.T. 8.9..")
+    vec, line, ties = reference.each_line(r, p, "neutral")
+    assert vec == (-6, 0, 0) and ties == [2]
+    vec, line, ties = reference.each_line(r, p, "pessimistic")
+    assert vec == (-4, -2, 0)
+    assert line[:3] == [C("D8"), C("DT"), C("H9")] and ties == [2]
+
+
+def test_choose_rules():
+    # seat 0 to move, three cards giving it 5 each; the others' vectors differ
+    opts = [(C("SA"), (5, 6, 0, 1)), (C("S2"), (5, 1, 3, 3)), (C("H2"), (5, 7, 0, 0)), (C("C2"), (4, 8, 0, 0))]
+    # neutral: the lowest card (♠2 is below ♠A; spades before hearts)
+    assert reference.each_choose("neutral", 0, opts) == (1, True)
+    # pessimistic: the others' top is 6, 3, 7 for the three tied cards: ♠2
+    assert reference.each_choose("pessimistic", 0, opts) == (1, True)
+    opts[1] = (C("S2"), (5, 7, 0, 0))
+    # now ♠A (top 6) is the pessimistic choice; neutral still the ♠2
+    assert reference.each_choose("pessimistic", 0, opts) == (0, True)
+    assert reference.each_choose("neutral", 0, opts) == (1, True)
+    # equal vectors are no tie
+    assert reference.each_choose("neutral", 0, [(1, (2, 0, 0)), (2, (2, 0, 0)), (3, (1, 1, 0))]) == (0, False)
+    with pytest.raises(ValueError):
+        reference.each_choose("friendly", 0, opts)
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_positions(max_cards=3))
+def test_reference_vector_sums_and_guarantees(sp):
+    r, p = sp.rules, sp.position
+    for tb in reference.TIE_BREAKS:
+        vec, line, ties = reference.each_line(r, p, tb)
+        assert sum(vec) == remaining_points(r, p)
+        # each seat's each-for-himself points are at least its guarantee alone against the rest
+        for s in range(r.n_seats):
+            assert vec[s] >= reference.value(r, p, 1 << s)
+        # the line is legal, scores the vector, and follows the card vectors
+        q, got = p, [0] * r.n_seats
+        for c in line:
+            st = play(r, q, c)
+            if st.winner is not None:
+                got[st.winner] += st.points
+            q = st.position
+        assert q.finished and tuple(got) == vec
+        assert all(0 <= i < len(line) for i in ties)
