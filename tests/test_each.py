@@ -6,14 +6,15 @@ each-for-himself queries) against the oracle on random small positions of
 every variant and contract."""
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kingsolve import reference
-from kingsolve.cards import parse_card
-from kingsolve.engine import Position, play
+from kingsolve.cards import cards_of, parse_card
+from kingsolve.engine import Position, legal_mask, play
 from kingsolve.layout import Layout
-from kingsolve.variants import VARIANT_IDS, get_variant
+from kingsolve.variants import get_variant
 
-from strategies import small_positions
+from strategies import VARIANT_CONFIGS, all_contracts, config_id, random_hands, small_positions
 
 
 def C(token):
@@ -34,7 +35,7 @@ def remaining_points(r, p):
 
 
 def test_tie_rule_decides_who_takes_the_hearts():
-    # ua3 no-hearts (each heart from the seven up costs 2, tricks nothing).
+    # ua3 no-hearts (each heart costs 2, tricks nothing).
     # 1: ♥Q ♦8   2: ♥7 ♦T   3: ♠8 ♥9, seat 1 leads.
     # Lead ♥Q: ♥7 and ♥9 follow, seat 1 takes three hearts (-6) and the ♦ trick
     #   costs nothing: (-6, 0, 0) whatever the others do.
@@ -89,3 +90,71 @@ def test_reference_vector_sums_and_guarantees(sp):
             q = st.position
         assert q.finished and tuple(got) == vec
         assert all(0 <= i < len(line) for i in ties)
+
+
+def core_for(r, tt_log2=12):
+    from kingsolve._core import EachSearch
+    es = EachSearch(tt_log2)
+    es.configure(r.n_seats, r.trump, r.inverted, r.card_points, r.trick_points, r.lead_restricted,
+                 r.discard_forced)
+    return es
+
+
+def core_args(p):
+    return list(p.hands), p.leader, list(p.trick), p.trick_index
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_positions(max_cards=4))
+def test_core_equals_reference(sp):
+    r, p = sp.rules, sp.position
+    es = core_for(r)
+    for tb in reference.TIE_BREAKS:
+        want = reference.each_value(r, p, tb)
+        assert es.value(*core_args(p), tb) == want
+        assert es.card_vectors(*core_args(p), tb) == reference.each_children(r, p, tb)
+        # every vector sums to the points left; each seat gets at least its guarantee
+        assert sum(want) == remaining_points(r, p)
+        for s in range(r.n_seats):
+            assert want[s] >= reference.value(r, p, 1 << s)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_positions(max_cards=4), st.sampled_from([(False, True, True), (True, False, True),
+                                                      (True, True, False), (False, False, False)]))
+def test_core_techniques_do_not_change_the_value(sp, switches):
+    # the table, rank equivalence and shallow pruning switched off one at a time
+    # (and all together) give the reference's vectors
+    r, p = sp.rules, sp.position
+    es = core_for(r)
+    es.techniques(*switches)
+    for tb in reference.TIE_BREAKS:
+        assert es.value(*core_args(p), tb) == reference.each_value(r, p, tb)
+
+
+def test_core_rejects_a_bad_tie_rule_and_position():
+    r, p = setup("ru4", "no-tricks", "1:A... K... Q... J...")
+    es = core_for(r)
+    with pytest.raises(ValueError, match="tie_break"):
+        es.value(*core_args(p), "friendly")
+    with pytest.raises(ValueError):
+        es.value([1, 2, 4], 0, [], 0)
+
+
+@pytest.mark.parametrize("config", VARIANT_CONFIGS, ids=config_id)
+def test_core_every_contract_of_every_variant_setting(config):
+    # seeded random 3-card positions (some mid-trick) of every contract and
+    # trump of each variant with each option setting the tests cover
+    import random
+    vid, options = config
+    v = get_variant(vid, options)
+    rng = random.Random(34)
+    for con in all_contracts(v):
+        r = con.deal_rules(3)
+        es = core_for(r)
+        for k in range(2):
+            p = Position(random_hands(v, rng, 3), k % v.n_seats)
+            if k:
+                p = play(r, p, rng.choice(list(cards_of(legal_mask(r, p))))).position
+            for tb in reference.TIE_BREAKS:
+                assert es.value(*core_args(p), tb) == reference.each_value(r, p, tb), (con, p, tb)
