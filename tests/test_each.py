@@ -158,3 +158,36 @@ def test_core_every_contract_of_every_variant_setting(config):
                 p = play(r, p, rng.choice(list(cards_of(legal_mask(r, p))))).position
             for tb in reference.TIE_BREAKS:
                 assert es.value(*core_args(p), tb) == reference.each_value(r, p, tb), (con, p, tb)
+
+
+def test_api_whole_deal_line_and_cards():
+    # a whole ru4 deal: the vector adds up to the contract's total, the line replays
+    # to it, and its first card is the rule's choice among the card vectors
+    from kingsolve.each import EachSolver, solve_each
+    from kingsolve.engine import replay
+    v = get_variant("ru4")
+    import random
+    lay = Layout(random_hands(v, random.Random(3)), 0)
+    for name, trump in (("no-hearts", "default"), ("plus-king", "default"), ("trump", 1)):
+        con = v.contract(name, trump)
+        res = solve_each(lay, con, cards=True, solver=EachSolver(16))
+        assert res.total == con.total
+        rep = replay(res.deal.rules, res.deal.position, res.line)
+        assert tuple(x + con.seat_base for x in rep.points) == res.points
+        opts = sorted(res.cards.items())
+        assert opts[reference.each_choose("neutral", 0, opts)[0]][0] == res.line[0]
+        assert max(v[0] for v in res.cards.values()) == res.points[0]
+
+
+def test_api_seat_base_and_refusal():
+    # king52 minus: every seat starts at 325 (source 000's scoring), included in each seat's points
+    from kingsolve.each import OutOfReach, solve_each
+    v = get_variant("king52")
+    import random
+    hands = random_hands(v, random.Random(5), 3)
+    con = v.contract("minus", "S")
+    res = solve_each(Layout(hands, 0), con)
+    r = con.deal_rules(3)
+    assert res.points == tuple(x + con.seat_base for x in reference.each_value(r, Position(hands, 0)))
+    with pytest.raises(OutOfReach, match="up to 9 cards"):
+        solve_each(Layout(random_hands(v, random.Random(5), 10), 0), con)

@@ -51,9 +51,17 @@ def _layouts(layout, file):
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many seats at once, in threads, each with its own table (0: every core). "
                    "Same results for any value.")
+@click.option("--model", type=click.Choice(["coalition", "each"]), default="coalition", show_default=True,
+              help="coalition: each seat (or the side) against all the others together, its guarantee; "
+                   "each: every seat plays for its own score, one row of points adding up to the deal's "
+                   "(see docs/each.md).")
+@click.option("--tie-break", type=click.Choice(["neutral", "pessimistic"]), default="neutral", show_default=True,
+              help="--model each: what a seat indifferent between cards that change the others' points "
+                   "plays: neutral its lowest card, pessimistic the one that holds down the best-placed "
+                   "other seat.")
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, jobs,
-          fmt):
+          model, tie_break, fmt):
     """Double-dummy values of a layout under a contract.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND], hands clockwise from seat FIRST in
@@ -73,6 +81,13 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         table = parse_cards(trick) if trick else ()
     except KingsolveError as err:
         raise InputError(f"--trick: {err}") from err
+    if model == "each":
+        if player or side:
+            raise InputError("--model each gives every seat's points: --player and --side do not apply")
+        from .each import solve_each_layouts
+        solve_each_layouts(_layouts(layout, file), contract, leader=leader, table=table, tie_break=tie_break,
+                           show_cards=show_cards, show_line=show_line, tt_size=tt_size, fmt=fmt)
+        return
     if jobs == 0:
         jobs = default_jobs()
     if sides is not None:
