@@ -28,7 +28,11 @@
 # points left: the other seats' points together are at least the negative
 # points left, all the points sum to what is left.  When that is below B this
 # position cannot be p's choice, and its search stops (strictly below: a tie
-# must be searched, the tie-break looks at its whole vector).  Nothing is
+# must be searched, the tie-break looks at its whole vector) -- but under the
+# neutral rule a tie with a card above p's best card so far loses anyway, so
+# there the search stops at "no more than B" (and, before any card, when the
+# positive points left are no more than B: in a penalty contract a seat that
+# has found a card taking nothing more skips its higher cards).  Nothing is
 # stored for a position cut so.  In a penalty contract (no positive point
 # left) it never cuts: that is the known limit of max^n pruning.
 
@@ -246,6 +250,11 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
     ti = s.trick_index
     for i in range(nm):
         c = reps[i]
+        if (have and m.use_prune and m.tie_break == MX_NEUTRAL and best[seat] >= pos
+                and ks_ctz(groups[i]) > best_low):
+            # the seat has all it can still get (pos); a higher card ties at best
+            m.bound_cuts += 1
+            continue
         closed = s.np == n - 1
         old = play_card(s, seat, c, &gain, &mark)
         s.nodes += 1
@@ -260,6 +269,10 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
         if have and m.use_prune:
             cseat = seat
             cbound = best[seat] - (pts if closed and w == seat else 0)
+            if m.tie_break == MX_NEUTRAL and ks_ctz(groups[i]) > best_low:
+                # a tie would lose to the best so far (a lower card): only
+                # more points count, the child may stop at no more than it
+                cbound += 1
         k = mx_search(m, cseat, cbound, cv)
         undo_card(s, seat, c, old)
         if s.stop:
