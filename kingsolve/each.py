@@ -172,3 +172,45 @@ def solve_each(layout: Layout, contract: Contract, *, leader: int = 0, trick=(),
         result.cards = solver.card_vectors(deal, tie_break)
     result.stats = solver.stats
     return result
+
+
+@dataclass(frozen=True)
+class EachRow:
+    """One contract of :func:`each_table`: every seat's points (0-based order)
+    and the ties met on the equilibrium line (``EachResult.tie_plays``)."""
+    contract: Contract
+    points: tuple
+    ties: tuple
+
+    @property
+    def total(self) -> int:
+        return sum(self.points)
+
+
+@dataclass
+class EachTable:
+    """``table --model each``: every contract's row of points for one layout and leader (0-based)."""
+    variant: object
+    layout: Layout
+    leader: int
+    tie_break: str
+    rows: list
+
+    @property
+    def n_tricks(self) -> int:
+        return bin(self.layout.hands[self.leader]).count("1")
+
+
+def each_table(layout: Layout, contracts: list, *, leader: int = 0, tie_break: str = "neutral",
+               solver: EachSolver | None = None, progress=None) -> EachTable:
+    """Every seat's each-for-himself points under each of ``contracts`` (of one
+    variant), one solver for the whole grid.  ``progress`` is called after each row."""
+    variant = contracts[0].variant
+    solver = solver or EachSolver()
+    out = EachTable(variant, layout, leader, tie_break, [])
+    for con in contracts:
+        res = solve_each(layout, con, leader=leader, tie_break=tie_break, solver=solver)
+        out.rows.append(EachRow(con, res.points, tuple(res.tie_plays())))
+        if progress is not None:
+            progress(1)
+    return out

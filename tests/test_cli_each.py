@@ -72,3 +72,25 @@ def test_player_and_side_do_not_apply():
     assert r.exit_code == 2 and "do not apply" in r.output
     r = run("solve", TIE, "-V", "ua3", "-c", "no-hearts", "--model", "each", "--tie-break", "friendly")
     assert r.exit_code == 2
+
+
+def test_table_model_each_rows_equal_solve_and_add_up():
+    lay = "1:Q7.K987.K7.KQ K.A.AJ8.JT987 JT98.QJT.QT9."
+    r = run("table", lay, "-V", "ua3", "--model", "each", "-C", "no-hearts,no-king,trump:H,misere:NT", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["model"] == "each" and [x["contract"] for x in obj["rows"]] == ["no-hearts", "no-king", "trump", "misere"]
+    from kingsolve.variants import get_variant
+    v = get_variant("ua3")
+    for row in obj["rows"]:
+        con = v.contract(row["contract"], "default" if row["trump"] is None else "SHDC".index(row["trump"])
+                         if row["trump"] != "NT" else None)
+        assert row["total"] == sum(row["points"]) == con.total
+        args = ["solve", lay, "-V", "ua3", "-c", row["contract"], "--model", "each", "-F", "json"]
+        if row["trump"]:
+            args += ["-t", row["trump"]]
+        one = json.loads(run(*args).output)
+        assert one["points"] == row["points"] and one["tie"] == row["tie"]
+    text = run("table", lay, "-V", "ua3", "--model", "each", "-C", "no-king").output
+    assert "no-king" in text and "-24" in text
+    assert run("table", lay, "-V", "ua3", "--model", "each", "--plot", "x.png").exit_code == 2

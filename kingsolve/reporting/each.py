@@ -1,4 +1,5 @@
-"""Output of ``kingsolve solve --model each``: text, JSON (one object a line) and CSV."""
+"""Output of ``kingsolve solve --model each`` and ``table --model each``: text,
+JSON (one object a line) and CSV."""
 from __future__ import annotations
 
 import csv
@@ -6,8 +7,10 @@ import io
 import json
 
 from ..cards import card_str, card_symbol
-from ..each import EachResult
+from ..each import EachResult, EachTable
+from ..table import trump_label
 from .solve import _sorted_cards, _trump, format_line
+from .table import _trump_text, hand_diagram
 
 
 def result_dict(res: EachResult, line: bool = False) -> dict:
@@ -92,3 +95,55 @@ def to_text(res: EachResult, line: bool = False) -> str:
         lines.append(f"  seat {pos.to_move + 1} to play: " + "  ".join(
             f"{card_symbol(k)} {_vector(v)}" for k, v in _sorted_cards(res.cards)))
     return "\n".join(lines)
+
+
+def table_to_text(table: EachTable) -> str:
+    v = table.variant
+    n = v.n_seats
+    lines = [f"{v.id}  {table.layout}  seat {table.leader + 1} leads, {table.n_tricks} tricks  "
+             f"each for himself, ties {table.tie_break}", ""]
+    lines += hand_diagram(table.layout.hands, table.leader)
+    lines.append("")
+    name_w = max([len("contract")] + [len(r.contract.name) for r in table.rows])
+    val_w = max([len(f"seat {n}"), len("total")] + [len(f"{x:+d}") for r in table.rows for x in r.points + (r.total,)])
+    lines.append(f"{'contract':<{name_w}}  {'trump':<5}  "
+                 + "  ".join(f"{x:>{val_w}}" for x in [f"seat {k + 1}" for k in range(n)] + ["total"]) + "  tie")
+    for r in table.rows:
+        lines.append(f"{r.contract.name:<{name_w}}  {_trump_text(r.contract):<5}  "
+                     + "  ".join(f"{x:>+{val_w}d}" for x in r.points + (r.total,))
+                     + ("  yes" if r.ties else ""))
+    lines.append("")
+    lines.append("Each row: every seat's points when each plays for its own score (see docs/each.md); "
+                 "tie: the tie rule decided a card on the line.")
+    return "\n".join(lines)
+
+
+def table_to_dict(table: EachTable) -> dict:
+    return {
+        "layout": str(table.layout),
+        "variant": table.variant.id,
+        "leader": table.leader + 1,
+        "model": "each",
+        "tie_break": table.tie_break,
+        "seats": list(range(1, table.variant.n_seats + 1)),
+        "rows": [{"contract": r.contract.name, "trump": trump_label(r.contract), "points": list(r.points),
+                  "total": r.total, "tie": bool(r.ties),
+                  "ties": [{"trick": t, "seat": s + 1, "card": card_str(x)} for t, s, x in r.ties]}
+                 for r in table.rows],
+    }
+
+
+def table_to_json(table: EachTable) -> str:
+    return json.dumps(table_to_dict(table), ensure_ascii=False)
+
+
+def table_to_csv(table: EachTable) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    n = table.variant.n_seats
+    w.writerow(["layout", "variant", "leader", "tie_break", "contract", "trump"]
+               + [f"seat{k + 1}" for k in range(n)] + ["total", "tie"])
+    for r in table.rows:
+        w.writerow([str(table.layout), table.variant.id, table.leader + 1, table.tie_break, r.contract.name,
+                    trump_label(r.contract) or ""] + list(r.points) + [r.total, "yes" if r.ties else "no"])
+    return buf.getvalue().rstrip("\n")
