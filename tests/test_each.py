@@ -1,30 +1,21 @@
 """Each for himself (max^n): every seat plays for its own points.
 
 The plain-Python oracle (``kingsolve.reference.each_*``) on positions worked
-out by hand and on properties every position has; the core (``Search``'s
-each-for-himself queries) against the oracle on random small positions of
+out by hand and on properties every position has; the core (``EachSearch``,
+its tables and prunings) against the oracle on random small positions of
 every variant and contract."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingsolve import reference
-from kingsolve.cards import cards_of, parse_card
+from kingsolve.cards import cards_of
 from kingsolve.engine import Position, legal_mask, play
 from kingsolve.layout import Layout
 from kingsolve.variants import get_variant
 
+from test_reference import C, setup
 from strategies import VARIANT_CONFIGS, all_contracts, config_id, random_hands, small_positions
-
-
-def C(token):
-    return parse_card(token)
-
-
-def setup(vid, name, layout, trump="default", options=()):
-    lay = Layout.from_str(layout)
-    r = get_variant(vid, options).contract(name, trump).deal_rules(lay.hand_size)
-    return r, Position(lay.hands, lay.first)
 
 
 def remaining_points(r, p):

@@ -8,28 +8,27 @@ import json
 
 from ..cards import card_str, card_symbol
 from ..each import EachResult, EachTable
+from ..solver import SolveResult
 from ..table import trump_label
+from . import solve as solve_report
 from .solve import _sorted_cards, _trump, format_line
 from .table import _trump_text, hand_diagram
 
 
+def _ties(plays) -> list:
+    return [{"trick": t, "seat": s + 1, "card": card_str(x)} for t, s, x in plays]
+
+
 def result_dict(res: EachResult, line: bool = False) -> dict:
-    c = res.deal.contract
-    out = {
-        "layout": str(res.layout),
-        "variant": c.variant.id,
-        "contract": c.name,
-        "trump": _trump(c),
-        "leader": res.deal.position.leader + 1,
-        "model": "each",
-        "tie_break": res.tie_break,
-    }
-    if res.deal.position.trick:
-        out["trick"] = [card_str(x) for x in res.deal.position.trick]
+    # the position as solve's coalition output gives it, then the model's own fields
+    out = solve_report.result_dict(SolveResult(res.deal, res.layout))
+    del out["results"]
+    out["model"] = "each"
+    out["tie_break"] = res.tie_break
     out["points"] = list(res.points)
     out["total"] = res.total
     out["tie"] = res.tie_met
-    out["ties"] = [{"trick": t, "seat": s + 1, "card": card_str(x)} for t, s, x in res.tie_plays()]
+    out["ties"] = _ties(res.tie_plays())
     if res.cards is not None:
         out["cards"] = {card_str(k): list(v) for k, v in _sorted_cards(res.cards)}
     if line:
@@ -128,7 +127,7 @@ def table_to_dict(table: EachTable) -> dict:
         "seats": list(range(1, table.variant.n_seats + 1)),
         "rows": [{"contract": r.contract.name, "trump": trump_label(r.contract), "points": list(r.points),
                   "total": r.total, "tie": bool(r.ties),
-                  "ties": [{"trick": t, "seat": s + 1, "card": card_str(x)} for t, s, x in r.ties]}
+                  "ties": _ties(r.ties)}
                  for r in table.rows],
     }
 
