@@ -32,8 +32,10 @@
 # neutral rule a tie with a card above p's best card so far loses anyway, so
 # there the search stops at "no more than B" (and, before any card, when the
 # positive points left are no more than B: in a penalty contract a seat that
-# has found a card taking nothing more skips its higher cards).  Nothing is
-# stored for a position cut so.  In a penalty contract (no positive point
+# has found a card taking nothing more skips its higher cards).  A position
+# cut so at a trick's start is stored as a bound: the seat to move there gets
+# at least what it had found (lb_seat), which cuts again at once when the
+# position comes back under a parent whose bound it already settles.  In a penalty contract (no positive point
 # left) it never cuts: that is the known limit of max^n pruning.
 
 cdef enum:
@@ -44,11 +46,12 @@ cdef enum:
 
 cdef struct MxEntry:               # 80 bytes: one position at a trick's start
     u64 key[6]                     # MxKey: the four hands, two planes of classes (renamed ranks)
-    int32_t v[MAX_SEATS]           # every seat's points from the position to the end
+    int32_t v[MAX_SEATS]           # every seat's points from the position to the end (see lb_seat)
     uint32_t meta                  # leader | trick_index << 2 | 1 << 8 (0: never used)
     uint16_t gen                   # table generation; an entry of another one is empty
     uint8_t ncards                 # cards left (replacement: keep the bigger subtrees)
-    uint8_t pad[9]
+    signed char lb_seat                 # -1: v is exact; else v[lb_seat] is a lower bound on that seat's points
+    uint8_t pad[8]
 
 
 cdef struct MxCtx:
@@ -228,10 +231,15 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
         m.tt_probes += 1
         e = mx_probe(m, key, meta, &found)
         if found:
-            m.tt_hits += 1
-            for k in range(n):
-                out[k] = e.v[k]
-            return 1
+            if e.lb_seat < 0:
+                m.tt_hits += 1
+                for k in range(n):
+                    out[k] = e.v[k]
+                return 1
+            if pseat >= 0 and m.use_prune and pseat != e.lb_seat and pos - e.v[e.lb_seat] < pbound:
+                m.tt_hits += 1
+                m.bound_cuts += 1
+                return 0
     legal = legal_plays(s, seat)
     if m.use_rank:
         nm = move_classes(s, legal, live_cards(s), reps, groups)
@@ -288,6 +296,14 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
             have = True
             if pseat >= 0 and pseat != seat and m.use_prune and pos - best[seat] < pbound:
                 m.cuts += 1
+                if e != NULL and not s.stop:
+                    for k in range(6):
+                        e.key[k] = key[k]
+                    e.meta = meta
+                    e.gen = m.gen
+                    e.ncards = <uint8_t>ks_popcount(s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
+                    e.lb_seat = seat
+                    e.v[seat] = best[seat]
                 return 0
     for k in range(n):
         out[k] = best[k]
@@ -299,6 +315,7 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
         e.ncards = <uint8_t>ks_popcount(s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
         for k in range(MAX_SEATS):
             e.v[k] = best[k] if k < n else 0
+        e.lb_seat = -1
         m.tt_stores += 1
     return 1
 
