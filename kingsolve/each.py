@@ -13,8 +13,8 @@ different scores is indifferent; a named tie-break rule decides
 (:data:`TIE_BREAKS`, defined in :func:`kingsolve.reference.each_choose`):
 ``neutral`` plays the lowest such card, ``pessimistic`` the one that holds
 down whichever other seat would come out best from here.  The result says
-whether such a tie was met on the equilibrium line: only then does the line
-of scores depend on the rule.
+whether such a tie was met on the equilibrium line, where the rule decided
+what the others got.
 
 This module and :mod:`kingsolve.solver` are the ones that talk to the Cython
 core (``kingsolve._core.EachSearch``); seats are 0-based here.
@@ -60,7 +60,8 @@ class EachResult:
     ``total`` their sum; ``line`` the equilibrium play to the end;
     ``ties`` the indices into ``line`` of the plays where the seat to move was
     indifferent between cards that changed the others' points (the rule
-    decided: the points depend on the rule iff this is not empty);
+    decided those plays; with none, the line's own choices were forced by
+    the seats' interests, though ties off the line may still matter);
     ``cards`` {card: vector} for the seat to move when asked."""
     deal: Deal
     layout: Layout
