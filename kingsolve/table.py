@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .cards import count
 from .errors import InvalidRulesError, SearchInterrupted
 from .layout import Layout
-from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump
+from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump, split_contract
 
 
 def trump_label(contract: Contract) -> str | None:
@@ -45,7 +45,7 @@ def parse_contracts(variant: Variant, text: str | None) -> list[Contract]:
         token = token.strip()
         if not token:
             continue
-        name, _, trump = token.partition(":")
+        name, trump = split_contract(token)
         if name not in variant.contracts:
             raise InvalidRulesError(
                 f"--contracts: {variant.id} has no contract {name!r} (it has: {', '.join(variant.contracts)})")

@@ -333,6 +333,25 @@ def parse_trump(text) -> int | None:
     raise InvalidRulesError(f"unknown trump {text!r} (S, H, D, C or NT)")
 
 
+def split_contract(text: str) -> tuple[str, str | None]:
+    """``trump:H`` → (``trump``, ``H``); ``no-king`` → (``no-king``, None): the
+    one spelling of a contract with its trump, in every command and in KDN."""
+    name, sep, trump = str(text).strip().partition(":")
+    return name.strip(), (trump.strip() or None) if sep else None
+
+
+def parse_contract(variant: Variant, text: str, trump=None) -> Contract:
+    """A contract as written (``no-hearts``, ``trump:H``, ``misere``), with a
+    trump given apart (``--trump``, ``[Trump]``) or in the name, not both
+    differently.  A trump game without a trump takes its default (NT), except
+    ``trump``, which needs one."""
+    name, own = split_contract(text)
+    if own is not None and trump is not None and parse_trump(own) != parse_trump(trump):
+        raise InvalidRulesError(f"contract {text!r} and trump {trump!r} disagree: give the trump once")
+    chosen = own if own is not None else trump
+    return make_contract(variant, name, "default" if chosen is None else parse_trump(chosen))
+
+
 def make_contract(variant: Variant, name: str, trump="default") -> Contract:
     if name not in variant.contracts:
         raise InvalidRulesError(f"{variant.id} has no contract {name!r} (it has: {', '.join(variant.contracts)})")

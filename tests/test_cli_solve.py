@@ -86,7 +86,7 @@ def test_kdn_file_layouts_with_their_leader(tmp_path):
     # a record without a layout is named
     f.write_text('[Variant "ua3"]\n[Leader "3"]\n', encoding="utf-8")
     r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts")
-    assert r.exit_code == 2 and f"{f}:1: record has no [Layout]" in r.output
+    assert r.exit_code == 2 and f"{f}:1: the record has no [Layout] and no play" in r.output
 
 
 def test_layout_may_be_given_unquoted():

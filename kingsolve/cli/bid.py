@@ -6,7 +6,7 @@ from ..bid import ROLES, analyse
 from ..errors import InvalidLayoutError
 from ..layout import parse_hand, parse_seat
 from ..reporting import bid as report
-from .common import TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 def _seat(text, n, what):
@@ -59,7 +59,7 @@ def _known(items, n):
               help="Random seed (default: a fresh one, printed with the result).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Worker processes, each with its own solver; 0 = every core.  Results never depend on it.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+@click.option("--plot", "plot_path", type=PLOT_PATH, default=None, metavar="FILE.png",
               help="Also draw the trick distribution of every game to FILE.png.")
 @click.option("--tt-size", default=16, show_default=True, type=click.IntRange(10, 28),
               help=f"Transposition table size per process: {TT_SIZE_BYTES}.")

@@ -3,11 +3,11 @@ import click
 from ..reporting import score as report
 from ..score import GAMES, check_sheet, guess_game, make_game, score_sheet, sheet_from_kdn
 from ..variants import VARIANT_IDS, get_variant
-from .common import InputError, VerificationFailed, emit
+from .common import PLOT_PATH, TextFile, InputError, VerificationFailed, emit
 
 
 @click.command()
-@click.argument("sheet", required=False, type=click.File("r", encoding="utf-8"))
+@click.argument("sheet", required=False, type=TextFile())
 @click.option("--game", "-g", type=click.Choice(GAMES), default=None,
               help="ua12 (12 deals), ru14 (7 + 7), short (14), long (14 a player, ordered), king52. "
                    "Default: told from the sheet (12 rows ua12, 14 short, a 'by' column long, king52 variant king52).")
@@ -16,9 +16,9 @@ from .common import InputError, VerificationFailed, emit
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option, e.g. king-points=20; repeatable.")
 @click.option("--partial", is_flag=True, help="A game in progress: check the rows so far, not the whole game.")
-@click.option("--from-kdn", "kdn_file", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE.kdn",
+@click.option("--from-kdn", "kdn_file", type=TextFile(), default=None, metavar="FILE.kdn",
               help="Build the sheet from a KDN file of played deals (a record per deal, replayed) and check it.")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Plot the running totals.")
 @click.option("--format", "-F", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="Output format.")

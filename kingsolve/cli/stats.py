@@ -5,7 +5,7 @@ import click
 from ..reporting import stats as report
 from ..stats import make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
-from .common import TT_SIZE_BYTES, InputError, emit, output_options, progress_option, show_progress, variant_options
+from .common import PLOT_PATH, TT_SIZE_BYTES, InputError, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -22,7 +22,7 @@ from .common import TT_SIZE_BYTES, InputError, emit, output_options, progress_op
 @click.option("--out", "out", default=None, metavar="FILE.csv|FILE.parquet",
               help="Stream every row (deal × contract × seat) to this file as it is computed.")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: solve only the deals it lacks.")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Box plots of every contract's values by seat position.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on an existing Dask cluster (tcp://host:8786); needs the 'cluster' extra.")

@@ -4,7 +4,7 @@ from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import PLOT_PATH, TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -13,7 +13,7 @@ from .common import TT_SIZE_BYTES, default_jobs, emit, output_options, progress_
 @click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
 @click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
               help="Only these contracts, comma-separated (trump games as trump:H; a bare trump game means every trump).")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -10,14 +9,11 @@ from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, make_solver, verify_record
-from .common import InputError, VerificationFailed
+from .common import InputError, VerificationFailed, read_text
 
 
 def _sources(path: str):
     """(name, text) of each file to read: FILE, every *.kdn of DIR (sorted), or stdin for '-'."""
-    if path == "-":
-        yield "-", sys.stdin.read()
-        return
     if os.path.isdir(path):
         names = sorted(f for f in os.listdir(path) if f.endswith(".kdn"))
         if not names:
@@ -25,13 +21,7 @@ def _sources(path: str):
         for f in names:
             yield from _sources(os.path.join(path, f))
         return
-    try:
-        with open(path, encoding="utf-8") as fh:
-            yield path, fh.read()
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
-    except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from err
+    yield path, read_text(path)
 
 
 @click.command()
