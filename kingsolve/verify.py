@@ -42,7 +42,7 @@ from .engine import Position, replay, trick_value, trick_winner
 from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
 from .kdn import BARE, CARD, UNKNOWN, Record
 from .layout import Layout, parse_seat
-from .variants import GAME_CONTRACTS, get_variant, parse_trump
+from .variants import GAME_CONTRACTS, get_variant, parse_contract
 
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_READINGS = 20_000       # the search stops counting here
@@ -116,8 +116,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
         raise _tag_error(rec, "Contract", "the record has no [Contract] tag")
     trump_text = rec.tags.get("Trump")
     try:
-        trump = "default" if trump_text is None else parse_trump(trump_text)
-        contract = variant.contract(name, trump)
+        contract = parse_contract(variant, name, trump_text)
     except KingsolveError as err:
         raise _tag_error(rec, "Contract", f"[Contract {name!r}]: {err}", name) from err
     n = variant.n_seats

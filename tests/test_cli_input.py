@@ -53,7 +53,7 @@ def test_solve_empty_file_is_an_error(tmp_path):
     k = tmp_path / "empty.kdn"
     k.write_text("; comments only\n", encoding="utf-8")
     one_line_exit_2(run("solve", "-f", str(k), "-V", "ua3", "-c", "no-hearts"), f"{k}: no KDN record")
-    one_line_exit_2(run("solve", "-f", "-", "-V", "ua3", "-c", "no-hearts", input=""), "-: no layout")
+    one_line_exit_2(run("solve", "-f", "-", "-V", "ua3", "-c", "no-hearts", input=""), "<stdin>: no layout")
 
 
 @pytest.mark.parametrize("args", [

@@ -166,7 +166,8 @@ class TextFile(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, TextSource):
             return value
-        return TextSource(str(value), read_text(str(value)))
+        value = str(value)
+        return TextSource("<stdin>" if value == "-" else value, read_text(value))
 
 
 class PlotPath(click.ParamType):
