@@ -42,6 +42,7 @@ from .cards import SUIT_LETTERS, bit, card_symbol, cards_of, count
 from .engine import Position
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
 from .variants import Contract, Variant
+from .seeds import fresh_seed
 from .workers import StoppablePool
 
 CHUNK = 20
@@ -453,7 +454,7 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
         if not 0 <= buyer < n or buyer == seller:
             raise InvalidLayoutError(f"buyer seat {buyer + 1}: another seat than the seller's, 1..{n}")
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
+        seed = fresh_seed()
     knowledge = make_knowledge(variant, seat, hand, known, full_hand=(role != "seller"), partial_sizes=(3,))
     choices = choices_for(variant)
     if games:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from .errors import ParseError
 from .kdn import Record
 from .layout import Layout, parse_seat
+from .reporting.text import plural
 from .variants import Contract, Variant
 
 
@@ -66,7 +67,7 @@ def rebuild_layout(rec: Record, variant: Variant | None = None) -> Layout:
         raise ParseError(f"the record has no [Layout], and its play is illegal: {rep.illegal}",
                          file=rec.source, line=rec.line)
     if rep.layout is None:
-        fits = f"{rep.layouts_total} deals fit its play"
+        fits = f"{plural(rep.layouts_total, 'deal')} fit its play"
         if rep.claims and rep.n_matching:
             fits += f" ({rep.n_matching} of those checked agree with its claims)"
         raise ParseError(f"the record has no [Layout] and {fits}: give the deal as [Layout] or LAYOUT "

@@ -6,6 +6,7 @@ from ..bid import ROLES, analyse
 from ..errors import InvalidLayoutError
 from ..layout import parse_hand, parse_seat
 from ..reporting import bid as report
+from ..reporting.text import plural
 from .common import PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
@@ -109,6 +110,6 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
         report.plot(result, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
     if result.interrupted:
-        click.echo(f"interrupted: {result.samples} of {result.requested} samples finished (seed {result.seed})",
+        click.echo(f"interrupted: {result.samples} of {plural(result.requested, 'sample')} finished (seed {result.seed})",
                    err=True)
         raise click.exceptions.Exit(130)

@@ -81,6 +81,7 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         raise InputError("give --player or --side, not both")
     jobs_of = _layouts(layout, file, variant, contract, leader)
     where, lay, variant, contract, lead = next(jobs_of)    # the first layout's errors before any work
+    first = where                                           # the text says what a value is above it
     n = variant.n_seats
     sides = None
     if player:
@@ -117,13 +118,13 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
                              for e in [err] + err.also)
             click.echo("interrupted: " + ", ".join(x for x in (where, said) if x), err=True)
             raise click.exceptions.Exit(130) from None
-        _emit(res, fmt)
+        _emit(res, fmt, explain=where is None or where == first)
 
 
-def _emit(res, fmt: str) -> None:
+def _emit(res, fmt: str, explain: bool = False) -> None:
     if fmt == "json":
         click.echo(report.to_json(res))
     elif fmt == "csv":
         click.echo(report.to_csv_rows(res))
     else:
-        click.echo(report.to_text(res))
+        click.echo(report.to_text(res, explain=explain))

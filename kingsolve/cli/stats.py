@@ -1,8 +1,7 @@
-import secrets
-
 import click
 
 from ..reporting import stats as report
+from ..seeds import fresh_seed
 from ..stats import make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
 from .common import PLOT_PATH, TT_SIZE_BYTES, InputError, emit, output_options, progress_option, show_progress, variant_options
@@ -52,7 +51,7 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
     if seed is None and resume:
         seed = peek_seed(out)
     if seed is None:
-        seed = secrets.randbits(32)
+        seed = fresh_seed()
     chosen = parse_contracts(variant, contracts)
     spec = make_spec(variant, _options(), chosen, seed=seed, hand_size=hand_size, leader=leader,
                      tt_log2=tt_size)

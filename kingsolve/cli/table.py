@@ -3,6 +3,7 @@ import click
 from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
+from ..reporting.text import plural
 from ..table import ReferenceSolver, make_table, parse_contracts
 from .common import PLOT_PATH, TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
@@ -53,7 +54,7 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
         done = err.finished.rows if err.finished is not None else []
         if done:
             emit(report, err.finished, fmt)
-        click.echo(f"interrupted: {len(done)} of {len(chosen)} rows finished", err=True)
+        click.echo(f"interrupted: {len(done)} of {plural(len(chosen), 'row')} finished", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if bar is not None:

@@ -13,6 +13,7 @@ import pandas as pd
 from ..bid import CHUNK, BidAnalysis
 from ..cards import card_str, card_symbol, cards_of
 from ..layout import format_hand
+from .text import plural
 
 
 def _num(x):
@@ -61,7 +62,7 @@ def header_lines(a: BidAnalysis) -> list:
     kt = _known_text(a)
     if kt:
         lines.append(f"known: {kt}")
-    s = f"seed {a.seed}, {a.samples} samples"
+    s = f"seed {a.seed}, {plural(a.samples, 'sample')}"
     if a.interrupted:
         s += f" (interrupted: {a.samples} of {a.requested} finished)"
     lines.append(s)
@@ -275,6 +276,6 @@ def plot(a: BidAnalysis, path) -> None:
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside upper right", fontsize=8, frameon=False)
     fig.suptitle(f"{a.variant.id} bid: seat {a.seat + 1} ({a.role}), hand {format_hand(a.hand, symbols=True)}\n"
-                 f"seed {a.seed}, {a.samples} samples; red line = mean", fontsize=10)
+                 f"seed {a.seed}, {plural(a.samples, 'sample')}; red line = mean", fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -120,6 +120,10 @@ def rules_text(variant: Variant) -> str:
         if name in ("trump", "misere", "minus", "tricks"):
             tr = "  trump " + "|".join("NT" if t is None else SUIT_LETTERS[t] for t in trumps)
         lines.append(f"{name:<{width}}  total {contract.total:+5d}  {_pricing(contract)}{tr}")
+        if contract.inverted:
+            low = "2" if variant.low_rank == 2 else "7"
+            lines.append(f"{'':<{width}}  ranks inverted (мизер): the ace is the lowest card, the {low} the highest; "
+                         f"no trump unless one is named")
         for r in _all_restrictions(variant, trumps, contract):
             lines.append(f"{'':<{width}}  {r}")
     lines.append("")

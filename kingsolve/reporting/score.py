@@ -8,6 +8,7 @@ import json
 
 from ..cards import SUIT_LETTERS, SUIT_SYMBOLS
 from ..score import GAME_DESCRIPTIONS, ScoreReport
+from .text import plural
 
 
 def _trump(row, symbols=True) -> str:
@@ -30,7 +31,7 @@ def to_text(r: ScoreReport) -> str:
     s, g = r.sheet, r.game
     players = list(s.players)
     lines = [f"{s.file}: {g.name} on {g.variant.id} — {GAME_DESCRIPTIONS[g.name]}",
-             f"{len(s.rows)} deals, players: {', '.join(players)}" + ("  (a game in progress)" if r.partial else ""),
+             f"{plural(len(s.rows), 'deal')}, players: {', '.join(players)}" + ("  (a game in progress)" if r.partial else ""),
              ""]
     bad = _problem_rows(r)
     cw = max([len("contract")] + [len(x.contract) + 3 for x in s.rows])

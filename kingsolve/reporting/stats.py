@@ -9,6 +9,7 @@ import math
 
 from ..cards import SUIT_SYMBOLS
 from ..stats import Summary
+from .text import plural
 
 
 def _pos_name(p: int) -> str:
@@ -35,8 +36,8 @@ def _leader_text(spec) -> str:
 def header(s: Summary) -> str:
     run, spec = s.run, s.run.spec
     opts = f" -o {spec.options_text}" if spec.options else ""
-    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {run.deals_done} deals"
-            f" (of {run.n_deals} asked), {spec.hand_size} cards a hand, {_leader_text(spec)}")
+    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {plural(run.deals_done, 'deal')}"
+            f" (of {run.n_deals} asked), {plural(spec.hand_size, 'card')} a hand, {_leader_text(spec)}")
     return line
 
 
@@ -44,7 +45,7 @@ def notes(s: Summary) -> list[str]:
     run = s.run
     out = []
     if run.resumed:
-        out.append(f"resumed: {run.resumed} deals were already in {run.out}, {run.computed} solved now")
+        out.append(f"resumed: {plural(run.resumed, 'deal')} {'was' if run.resumed == 1 else 'were'} already in {run.out}, {run.computed} solved now")
     if run.dropped_partial:
         out.append(f"{run.out}: rows of deals cut off mid-write were dropped and solved again")
     if run.interrupted:
@@ -54,7 +55,7 @@ def notes(s: Summary) -> list[str]:
             # with a new seed unless --seed is given)
             where = (f"; rows written to {run.out} (continue with --resume)" if run.deals_done
                      else f"; nothing written to {run.out}")
-        out.append(f"interrupted: {run.deals_done} of {run.n_deals} deals finished{where}")
+        out.append(f"interrupted: {run.deals_done} of {plural(run.n_deals, 'deal')} finished{where}")
     return out
 
 
@@ -101,7 +102,7 @@ def to_text(s: Summary) -> str:
             lines.append(f"{name}: the ♥K was not dealt in any of these deals")
             continue
         what = "can be forced to take it" if name == "no-king" else "can make sure of taking it"
-        lines.append(f"{name}: the holder of the ♥K {what} in {k['holder_hits']} of {k['deals']} deals "
+        lines.append(f"{name}: the holder of the ♥K {what} in {k['holder_hits']} of {plural(k['deals'], 'deal')} "
                      f"({100 * k['share']:.1f}%); the holder was on lead in {k['holder_on_lead']}")
     return "\n".join(lines)
 

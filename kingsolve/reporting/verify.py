@@ -5,6 +5,7 @@ import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
 from ..verify import RecordReport, seats_of, slot_choices, slot_deal_shares
+from .text import plural, trick_line
 
 
 def _status(rep: RecordReport) -> str:
@@ -52,7 +53,7 @@ def _seat_names(seats) -> str:
 
 
 def _tricks(k: int) -> str:
-    return f"{k} trick" + ("" if k == 1 else "s")
+    return plural(k, "trick")
 
 
 def _points(v: int) -> str:
@@ -66,9 +67,9 @@ def _claim_line(c, finished=True) -> str:
         got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
         return f"{head}: holds — {got}" + ("" if finished else " with best play from where the record stops")
     if c.status == "holds":
-        return f"{head}: holds in all {c.layouts} layouts"
+        return f"{head}: holds in all {plural(c.layouts, 'layout')}"
     if c.status == "undecided":
-        return (f"{head}: holds in none of the {c.layouts} layouts checked, but not every layout was checked "
+        return (f"{head}: holds in none of the {plural(c.layouts, 'layout')} checked, but not every layout was checked "
                 f"(--claim-layouts): undecided")
     got = c.example_fail["values"] if c.example_fail else {}
     vals = " ".join(f"{s}:{v}" for s, v in got.items())
@@ -76,8 +77,8 @@ def _claim_line(c, finished=True) -> str:
         if c.layouts == 1:
             how = "the play gives" if finished else "with best play from where the record stops:"
             return f"{head}: FAILS — {how} {vals}"
-        return f"{head}: FAILS in all {c.layouts} layouts, e.g. {c.example_fail['layout']} gives {vals}"
-    return (f"{head}: holds in {c.holding} of {c.layouts} layouts" + (" checked" if c.truncated else "")
+        return f"{head}: FAILS in all {plural(c.layouts, 'layout')}, e.g. {c.example_fail['layout']} gives {vals}"
+    return (f"{head}: holds in {c.holding} of {plural(c.layouts, 'layout')}" + (" checked" if c.truncated else "")
             + f", so it does not follow from the printed play alone; it fails e.g. in {c.example_fail['layout']} ({vals})")
 
 
@@ -149,7 +150,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         unseen = r.unseen
         over = f" (over {len(rep.kept)} readings)" if len(rep.kept) > 1 else ""
         src = "the [Layout] and " if rec.layout is not None else ""
-        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen; {rep.layouts_total} deals consistent with "
+        lines.append(f"  Hands: {plural(bin(unseen).count('1'), 'card')} never seen; {plural(rep.layouts_total, 'deal')} consistent with "
                      f"{src}the play{over}"
                      + (f"; {rep.n_matching} of those checked agree with the claims" if rep.claims else ""))
         what = "the deals that agree with the claims" if rep.claims and rep.n_matching else "every deal the play allows"
@@ -170,7 +171,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                          + "  ".join(f"seat {s + 1} {_tricks(sc['tricks'][s])} {_points(sc['points'][s])}" for s in range(n)))
     else:
         done = len(rep.reading.cards) // n
-        lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
+        lines.append(f"  Unfinished: stops after {plural(len(rep.reading.cards), 'card')} (trick {done + 1}); so far "
                      + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
     for chk in rep.claims:
         lines.append("  " + _claim_line(chk, rep.finished))
@@ -183,9 +184,8 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         for m in rep.marks:
             by_trick.setdefault(m.trick, []).append(m)
         for t, ms in by_trick.items():
-            cards = "  ".join(card_symbol(m.card) + m.mark for m in ms)
-            win = f"   seat {winners[t - 1] + 1} wins" if t - 1 < len(winners) else ""
-            lines.append(f"    {t:>2}. seat {ms[0].seat} leads: {cards}{win}")
+            lines.append("    " + trick_line(t, ms[0].seat, [card_symbol(m.card) + m.mark for m in ms],
+                                              winners[t - 1] + 1 if t - 1 < len(winners) else None))
             for m in ms:
                 if m.mark:
                     best = "/".join(card_symbol(x) for x in m.best_cards)
