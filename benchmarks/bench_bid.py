@@ -3,7 +3,7 @@ worker processes, and the speed-up.
 
     python benchmarks/bench_bid.py [--runs 3] [--samples 1000] [--jobs 2] [--only NAME ...]
 
-Every case is a real command-line question (the hand of INTERFACE.md's example
+Every case is a real command-line question (the hand of docs/bid.md's example
 and a ru4 hand), 1000 samples, every game the seat could name.  "buy+1" also
 solves the defence of the seller's named trump (the usual question: the buyer
 knows it); "buy+all" the defence of every seller's game (when it is not given).

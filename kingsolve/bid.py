@@ -5,7 +5,7 @@ The method is the bridge player's: deal the cards a seat cannot see many times,
 consistently with what it knows, solve every deal double dummy for every choice
 it could make, and read the distribution.
 
-Three questions (RULES.md §4, sources 000 and 002; the reading of the rules is
+Three questions (docs/rules.md, sources 000 and 002; the reading of the rules is
 written out in ``docs/bid.md``):
 
 ``buyer``  (хваленки / хвалёнки, "praised" trump games of ``ru4``, ``ua3``,

@@ -27,7 +27,7 @@ SUIT_BITS = 0x1FFF  # 13 ranks of one suit, unshifted
 SUIT_MASKS = tuple(SUIT_BITS << (SUIT_SHIFT * s) for s in SUITS)
 ALL_CARDS = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2] | SUIT_MASKS[3]
 
-# Suit markers accepted on input (RULES.md §6, INTERFACE.md): symbols, outline
+# Suit markers accepted on input (docs/cli.md, Layouts and cards): symbols, outline
 # symbols, Latin letters and the Russian/Ukrainian initials
 # (пики/піки, червы/черви, бубны/бубни, трефы/трефи).
 SUIT_MARKERS = {

@@ -1,4 +1,4 @@
-"""KDN — King Deal Notation (``.kdn``): reader and writer (INTERFACE.md, KDN).
+"""KDN — King Deal Notation (``.kdn``): reader and writer (docs/cli.md, KDN).
 
 A KDN file holds records separated by a blank line (an empty line, or one of
 spaces only; a record's own lines may not be blank).  A record is PGN-like::

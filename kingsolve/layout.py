@@ -1,4 +1,4 @@
-"""Layouts: the hands of every seat, on one line (INTERFACE.md).
+"""Layouts: the hands of every seat, on one line (docs/cli.md).
 
 ``FIRST:HAND HAND HAND [HAND]`` — hands clockwise from seat FIRST, each in PBN
 order ``♠.♥.♦.♣`` with dots; or the same hands with suit markers instead of

@@ -3,7 +3,7 @@
 A sheet is a CSV file with a row per deal: the contract (and, optionally,
 the trump, the deal number, and who ordered the deal) and each player's
 points as written on the sheet (a penalty negative).  The checker does what
-players use the sheet for (RULES.md §5): every row must add up to its deal's
+players use the sheet for (docs/rules.md, Whole games): every row must add up to its deal's
 total (``variant.contract(name).total``), the deals must be those of the
 game, the negative and the positive stages must balance, and the whole game
 must sum to zero.  It names the first row that does not.

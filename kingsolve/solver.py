@@ -5,7 +5,7 @@ Everything is validated here, at the Python boundary, before it reaches C.
 
 A value is the signed points a side (one seat or any coalition of seats)
 takes from the position on, with the side's best play against the best play
-of all the other seats together (INTERFACE.md).  Seats are 0-based here;
+of all the other seats together (docs/cli.md).  Seats are 0-based here;
 the CLI and reports show them 1-based.
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ trump of its trump games) × every seat, for one leader (`kingsolve table`).
 
 Each value is what that seat alone takes from the layout on, in signed
 score-sheet points, with its best play against the best play of all the
-other seats together (INTERFACE.md).  One :class:`~kingsolve.solver.Solver`
+other seats together (docs/cli.md).  One :class:`~kingsolve.solver.Solver`
 answers every row, so its transposition table is reused across the grid.
 """
 from __future__ import annotations

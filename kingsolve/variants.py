@@ -1,4 +1,4 @@
-"""The rules of every variant and contract as data (RULES.md §2–4).
+"""The rules of every variant and contract as data (docs/rules.md).
 
 A :class:`Variant` is a table and a deck (``ru4``, ``ua3``, ``ru3``, ``king52``)
 with its options.  A :class:`Contract` is one deal type on that table — penalty
@@ -71,7 +71,7 @@ class Prices:
 
 @dataclass(frozen=True)
 class Options:
-    """Variant options (RULES.md: where sources differ, an option, never a silent choice).
+    """Variant options (docs/rules.md: where sources differ, an option, never a silent choice).
 
     Written on the command line as ``-o key=value`` (or ``-o key`` for on)."""
     boys: str = "jacks"                 # boys=jacks|jacks-kings (ru4): мальчики = валеты, or валеты и короли at 2 each
@@ -304,7 +304,7 @@ class Contract:
 
     @property
     def total(self) -> int:
-        """Points of a whole deal, summed over all players (RULES.md §3 totals)."""
+        """Points of a whole deal, summed over all players (the totals of docs/rules.md)."""
         n = self.variant.hand_size
         deck = self.variant.deck
         return (sum(self.card_points[c] for c in cards_of(deck)) + sum(self.trick_points(n))

@@ -14,7 +14,7 @@ from ..variants import VARIANT_IDS, get_variant, parse_contract
 
 
 class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2 (INTERFACE.md)."""
+    """Bad input: one line on stderr, exit code 2 (docs/cli.md, Exit codes)."""
     exit_code = 2
 
 
