@@ -247,7 +247,7 @@ def test_other_usage_errors():
     r = run("score", SHEETS / "ua12_ru4.csv", "--game", "king52")  # on king52 itself: no boys there
     assert r.exit_code == 2 and f"{SHEETS / 'ua12_ru4.csv'}:7: king52 has no contract 'no-boys'" in r.output
     r = run("score", "-", input=HEADER4 + "no-tricks,-4,-6,-2,-4\n")
-    assert r.exit_code == 2 and "cannot tell the game from 1 deals; give --game" in r.output
+    assert r.exit_code == 2 and "cannot tell the game from penalty deals only (1); give --game" in r.output
     r = run("score")
     assert r.exit_code == 2 and "no sheet" in r.output
 
