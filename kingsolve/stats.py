@@ -406,15 +406,10 @@ def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
 
 
 def _run_dask(spec, chunks, address, finish, progress) -> bool:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as err:  # pragma: no cover - depends on the installation
-        raise InvalidRulesError("--scheduler needs Dask: pip install 'kingsolve[cluster]'") from err
+    from .workers import dask_client
     order = _InOrder(finish, progress)
-    try:
-        client = Client(address, timeout=15)
-    except (OSError, TimeoutError) as err:
-        raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err
+    client = dask_client(address)
+    from distributed import as_completed
     try:
         futures = [client.submit(solve_deals, spec, ch, pure=False) for ch in chunks]
         index = {f.key: i for i, f in enumerate(futures)}
