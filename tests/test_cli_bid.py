@@ -183,3 +183,20 @@ def test_king52_auction_bids_follow_the_tricks():
     worth = [b for b, x in bids.items() if x["worth"]]
     assert obj["summary"]["best_bid"] == (worth[-1] if worth else None)
     assert obj["summary"]["auction_pay"] == "shortfall" and obj["summary"]["other_reading"] == "bid"
+
+
+def test_docs_and_readme_list_every_option():
+    # issue 33: docs/bid.md and the README's synopsis list every option the command has
+    from pathlib import Path
+
+    from kingsolve.cli.bid import bid
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs" / "bid.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    synopsis = readme.split("kingsolve bid ", 1)[1].split("kingsolve stats", 1)[0]
+    options = [max(p.opts, key=len) for p in bid.params if p.opts and p.opts[0].startswith("-")]
+    assert "--scheduler" in options and "--tt-size" in options
+    for opt in options:
+        assert f"`{opt}" in docs, opt
+        assert opt in synopsis or opt.replace("--", "-", 1) in synopsis or opt == "--option", opt
+    assert "-o KEY=VALUE" in synopsis
