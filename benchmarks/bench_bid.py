@@ -14,13 +14,16 @@ timed, a known answer is checked (every trump: every trick); every timed run
 must return the same counts as the first (so the timing is also a --jobs
 invariance check), and a run of half the samples must return the first half
 (the prefix property).  Reported: the median wall time over the runs for 1
-and N processes (process start-up included), solves per second, and the
-speed-up.
+and N processes (process start-up included), solves per second, the
+speed-up, and the median CPU seconds of a run (this process and its workers:
+on a shared machine the wall time measures the load as much as the work; the
+CPU seconds show what parallel running costs on top of one process).
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
+import resource
 import statistics
 import sys
 import time
@@ -59,13 +62,15 @@ def run_case(name, samples, jobs, runs):
     variant, mask = get_variant(vid), parse_hand(hand)
     kw = dict(seat=seat - 1, seed=SEEDS[seed_name], seller_trump=seller_trump)
     ref = None
-    times = {}
+    times, cpu = {}, {}
     for j in sorted({1, jobs}):
-        times[j] = []
+        times[j], cpu[j] = [], []
         for _ in range(runs):
+            c0 = cpu_seconds()
             t0 = time.perf_counter()
             a = B.analyse(variant, mask, samples=samples, jobs=j, **kw)
             times[j].append(time.perf_counter() - t0)
+            cpu[j].append(cpu_seconds() - c0)
             if ref is None:
                 ref = a
             else:
@@ -76,7 +81,13 @@ def run_case(name, samples, jobs, runs):
         assert np.array_equal(ref.tricks[key][: samples // 2], half.tricks[key]), f"{name}: prefix of {key}"
     solves = samples * len(ref.tricks)
     med = {j: statistics.median(ts) for j, ts in times.items()}
-    return med, solves, ref, times
+    return med, solves, ref, times, {j: statistics.median(c) for j, c in cpu.items()}
+
+
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and its finished workers."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def answer(a) -> str:
@@ -98,14 +109,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     check_known_answer()
     print(f"{'case':<15}{'samples':>8}{'solves':>8}{'1 job s':>10}{f'{args.jobs} jobs s':>10}{'solves/s':>10}"
-          f"{'speed-up':>10}  answer; every run's seconds (1 job | {args.jobs} jobs)")
+          f"{'speed-up':>10}{'CPU s':>14}  answer; every run's seconds (1 job | {args.jobs} jobs)")
     for name in args.only or CASES:
         samples = args.king52_samples if CASES[name][0] == "king52" else args.samples
-        med, solves, a, times = run_case(name, samples, args.jobs, args.runs)
+        med, solves, a, times, cpu = run_case(name, samples, args.jobs, args.runs)
         t1, tn = med[1], med[args.jobs]
         runs = " ".join(f"{t:.2f}" for t in times[1]) + " | " + " ".join(f"{t:.2f}" for t in times[args.jobs])
         print(f"{name:<15}{samples:>8}{solves:>8}{t1:>10.2f}{tn:>10.2f}{solves / tn:>10.0f}{t1 / tn:>9.2f}×"
-              f"  {answer(a)}; {runs}", flush=True)
+              f"{cpu[1]:>7.2f}|{cpu[args.jobs]:<6.2f}  {answer(a)}; {runs}", flush=True)
 
 
 if __name__ == "__main__":

@@ -360,12 +360,18 @@ class RunResult:
     interrupted: bool = False
 
 
+MAX_UNIT = 100
+"""Most samples in a unit of work of short hands: a unit makes its own Solver
+(about 10 ms for the 2^16 table of a short hand), so units are kept large
+enough for that to be a small part of their work."""
+
+
 def unit_size(plan: Plan, samples: int, workers: int) -> int:
     """Samples per unit of work: one for 13-card hands (a sample can take
-    seconds), else up to :data:`CHUNK` with about four units a worker."""
+    seconds), else about four units a worker, at most :data:`MAX_UNIT`."""
     if plan.knowledge.variant.hand_size > 10:
         return 1
-    return max(1, min(CHUNK, math.ceil(samples / (4 * max(1, workers)))))
+    return max(1, min(MAX_UNIT, math.ceil(samples / (4 * max(1, workers)))))
 
 
 def _units(samples: int, size: int):

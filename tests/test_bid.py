@@ -426,7 +426,7 @@ def test_units_are_fine_for_13_card_hands():
     k52 = B.Plan(B.make_knowledge(KING52, 1, parse_hand("AKQJ.AKQ.432.432")), ())
     ru4 = B.Plan(B.make_knowledge(RU4, 1, ALL_SPADES_RU4), ())
     assert B.unit_size(k52, 40, 2) == 1
-    assert B.unit_size(ru4, 1000, 2) == B.CHUNK and B.unit_size(ru4, 40, 2) == 5
+    assert B.unit_size(ru4, 1000, 2) == B.MAX_UNIT and B.unit_size(ru4, 40, 2) == 5
 
 
 def test_solvers_follow_the_solve_policy():
