@@ -71,3 +71,15 @@ def test_khvalenka_debt_moves_tricks():
     c = UA3.contract("trump", "D")
     pts, trs = settle_sold_game(c, Bought(2, 0, 2), [3, 9, 18], [1, 3, 6])
     assert trs == [3, 3, 4] and pts == [9, 9, 12]
+
+
+def test_verify_settles_an_auction_the_same_way():
+    # verify (and score's reading of records with unreadable cards) settle through the same function
+    from kingsolve.kdn import parse_kdn
+    from kingsolve.verify import settle, setup_record
+    text = '[Variant "king52"] [Contract "trump"] [Trump "H"] [Bought "2 from 1 for 5"]\n[Play]\n*\n'
+    setup = setup_record(parse_kdn(text, source="t.kdn")[0])
+    assert settle(setup, [100, 75, 100, 50], [4, 3, 4, 2])[0] == [150, 25, 100, 50]
+    text = text.replace('[Bought', '[Options "auction-pay=bid"] [Bought')
+    setup = setup_record(parse_kdn(text, source="t.kdn")[0])
+    assert settle(setup, [100, 75, 100, 50], [4, 3, 4, 2])[0] == [225, -50, 100, 50]
