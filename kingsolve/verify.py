@@ -620,17 +620,10 @@ def printed_result(setup: Setup, cards, start: int = 0):
 
 
 def settle(setup: Setup, points, tricks):
-    """Points and tricks per seat after a bought game's debt is handed over
-    (the buyer gives the seller N of his tricks: куплена за N хабарів)."""
-    points, tricks = list(points), list(tricks)
-    b = setup.bought
-    if b is not None:
-        per = setup.contract.per_trick
-        tricks[b.buyer] -= b.tricks
-        tricks[b.seller] += b.tricks
-        points[b.buyer] -= b.tricks * per
-        points[b.seller] += b.tricks * per
-    return points, tricks
+    """Points and tricks per seat after a sold game is settled (the хваленки
+    debt, куплена за N хабарів, or a king52 auction: kingsolve.settlement)."""
+    from .settlement import settle_sold_game
+    return settle_sold_game(setup.contract, setup.bought, points, tricks)
 
 
 def _trick_rules(setup: Setup):
