@@ -225,9 +225,6 @@ class Record:
     def where(self, line=None, col=None) -> str:
         return ":".join(str(p) for p in (self.source, line or self.line, col) if p is not None)
 
-    def to_kdn(self, layout: Layout | None = None) -> str:
-        return write_record(self, layout)
-
 
 class _Scanner:
     """Offsets to line:col, and the warnings/strict policy of one parse."""

@@ -81,6 +81,7 @@ class Options:
     king_lead: str = "hearts"           # king-lead=hearts|king: no-King lead ban: no heart while holding another suit, or no K♥ unless last card
     king_points: int | None = None      # king-points=20|24 (ua3): the King written as 24 so the game balances
     talon: str | None = None            # talon=CARDS|hidden: the cards out of play (ua3: SA CA; ru3: S7 C7 or two hidden cards)
+    auction_pay: str | None = None      # auction-pay=shortfall|bid (king52): what the winner of an auction pays the dealer
 
 
 OPTION_HELP = MappingProxyType({
@@ -91,6 +92,8 @@ OPTION_HELP = MappingProxyType({
     "king-lead": "hearts | king — no-King lead ban: no heart lead while holding another suit, or the K♥ not led unless it is the last card (hearts; king52 king)",
     "king-points": "20 | 24 — ua3: the King is written as 24 so the game balances (24)",
     "talon": "CARDS | hidden — the cards out of play: ua3 'SA CA'; ru3 'S7 C7' (black sevens removed) or 'hidden' (32 cards, two dealt face down)",
+    "auction-pay": "shortfall | bid — king52: a +N bid costs the winner only the tricks he falls short of N, "
+                   "or the whole bid, 25 x N, like a debt (shortfall)",
 })
 
 
@@ -190,6 +193,7 @@ def parse_options(vid: str, items) -> Options:
         king_lead="king" if vid == "king52" else "hearts",
         king_points=24 if vid == "ua3" else None,
         talon={"ua3": "SA CA", "ru3": "S7 C7"}.get(vid),
+        auction_pay="shortfall" if vid == "king52" else None,
     )
     if isinstance(items, dict):
         pairs = list(items.items())
@@ -232,6 +236,12 @@ def parse_options(vid: str, items) -> Options:
                     raise InvalidRulesError(f"option talon={value!r}: expected two cards of the 32-card pack")
                 value = " ".join(card_str(c) for c in cards_of(mask))
             defaults["talon"] = value
+        elif name == "auction-pay":
+            if vid != "king52":
+                raise InvalidRulesError(f"option auction-pay is a king52 option (the auctions), not {vid}")
+            if value not in ("shortfall", "bid"):
+                raise InvalidRulesError(f"option auction-pay={value!r}: expected shortfall or bid")
+            defaults["auction_pay"] = value
         else:
             raise InvalidRulesError(f"unknown option {key!r} (options: {', '.join(OPTION_HELP)})")
     return Options(**defaults)

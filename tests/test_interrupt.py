@@ -238,3 +238,19 @@ def test_ctrl_c_in_solve_in_lanes_prints_the_seats_finished_and_each_lane_stoppe
     # seats are taken in order, so those finished or stopped are the first k
     assert 2 in halted and halted == sorted(set(halted)) and not set(done) & set(halted)
     assert done == sorted(done) and sorted(done + halted) == list(range(1, len(done) + len(halted) + 1))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_bid_of_ten_billion_samples_reports_what_finished(tmp_path, jobs):
+    # issue 29: --samples 10000000000 built every block up front; now the work is generated as it is taken,
+    # and Ctrl-C reports the first samples finished (reproducible with --samples k)
+    rc, err, _, out = _interrupt(["bid", "-V", "ru4", "--hand", "♠AK7 ♥AQ ♦K98", "--games", "S,H",
+                                  "--seller-trump", "S", "--samples", "10000000000", "--seed", "3", "-j", jobs,
+                                  "-F", "json"], wait=6, cwd=tmp_path, with_stdout=True, group=True)
+    assert rc == 130 and "Traceback" not in err
+    m = re.fullmatch(r"interrupted: the first (\d+) of 10000000000 samples finished "
+                     r"\(--samples \1 --seed 3 gives the same\)\n", err)
+    assert m, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["samples"] == int(m.group(1)) > 0
+    assert data["requested_samples"] == 10 ** 10

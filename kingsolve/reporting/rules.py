@@ -85,7 +85,7 @@ def rules_json(variant: Variant) -> str:
         "options": {
             "boys": o.boys, "must-trump": o.must_trump, "forced-king": o.forced_king,
             "erajlash-forced-king": o.erajlash_forced_king, "king-lead": o.king_lead,
-            "king-points": o.king_points, "talon": o.talon,
+            "king-points": o.king_points, "talon": o.talon, "auction-pay": o.auction_pay,
         },
         "contracts": [
             {
@@ -131,7 +131,7 @@ def rules_text(variant: Variant) -> str:
     o = variant.options
     current = {"boys": o.boys, "must-trump": o.must_trump, "forced-king": o.forced_king,
                "erajlash-forced-king": o.erajlash_forced_king, "king-lead": o.king_lead,
-               "king-points": o.king_points, "talon": o.talon}
+               "king-points": o.king_points, "talon": o.talon, "auction-pay": o.auction_pay}
     for key, text in OPTION_HELP.items():
         val = current[key]
         if val is None or not _applies(variant, key):
