@@ -49,7 +49,8 @@ from .cards import (
 from .engine import Position, replay, trick_value, trick_winner
 from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
 from .kdn import BARE, CARD, UNKNOWN, Record
-from .knowledge import Knowledge, can_deal, from_constraints, new_seed, rng_for, uniform_below
+from .knowledge import Knowledge, can_deal, from_constraints, rng_for, uniform_below
+from .seeds import fresh_seed
 from .layout import Layout, parse_seat
 from .solver import Deal, solver_for
 from .variants import GAME_CONTRACTS, get_variant, parse_contract
@@ -806,7 +807,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     checked keeps the deals finished (``interrupted``)."""
     setup = setup_record(rec, variant)
     rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
-    rep.seed = new_seed() if seed is None else int(seed)
+    rep.seed = fresh_seed() if seed is None else int(seed)
     if claim_layouts is not None and claim_layouts < 1:
         raise InvalidRulesError(f"--claim-layouts {claim_layouts}: check at least one deal")
     slots, shape_notes = build_slots(rec, setup)

@@ -44,6 +44,7 @@ def test_solve_file_not_utf8_is_one_line(tmp_path):
     one_line_exit_2(run("verify", str(f)), f"{f}: not UTF-8 text (byte 8)")
     one_line_exit_2(run("score", str(f)), f"{f}: not UTF-8 text (byte 8)")
     one_line_exit_2(run("score", "--from-kdn", str(f)), f"{f}: not UTF-8 text (byte 8)")
+    one_line_exit_2(run("advise", "-f", str(f), "--at", "1"), f"{f}: not UTF-8 text (byte 8)")
 
 
 def test_solve_empty_file_is_an_error(tmp_path):
@@ -61,6 +62,7 @@ def test_solve_empty_file_is_an_error(tmp_path):
     ["bid", "-V", "ua3", "--hand", "♠KQ ♥AQJ10 ♦AJ7 ♣10", "-n", "1"],
     ["stats", "-V", "ua3", "-n", "1", "--hand-size", "1", "-C", "no-hearts"],
     ["score", str(EXAMPLES / "sheets" / "ua12_ua3.csv")],
+    ["advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7", "-n", "1"],
 ])
 @pytest.mark.parametrize("plot, needle", [("out.txt", "cannot write .txt"), ("out", "without an extension"),
                                           ("no/such/dir/out.png", "no directory")])

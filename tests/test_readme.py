@@ -132,3 +132,11 @@ def test_rules_md_totals_are_the_implemented_ones():
                 continue
             total = int(re.search(r"\(([−-]\d+)\)", cell).group(1).replace("−", "-"))
             assert v.contract(name).total == total, (name, vid)
+
+
+def test_rules_md_lists_every_option():
+    from kingsolve.variants import OPTION_HELP
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    options = text.split("## Options", 1)[1].split("\n## ", 1)[0]
+    for key in OPTION_HELP:
+        assert f"| `{key}` |" in options, key

@@ -8,7 +8,7 @@ import click
 from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
-from ..knowledge import new_seed
+from ..seeds import fresh_seed
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, verify_record
 from .common import InputError, VerificationFailed, read_text
 
@@ -75,7 +75,7 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     if options and not variant_id:
         raise InputError("--option needs --variant")
     variant = get_variant(variant_id, options) if variant_id else None
-    seed = new_seed() if seed is None else seed
+    seed = fresh_seed() if seed is None else seed
     bad = []
     first = True
     written = []
