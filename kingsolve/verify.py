@@ -51,6 +51,7 @@ from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, Kings
 from .kdn import BARE, CARD, UNKNOWN, Record
 from .knowledge import Knowledge, can_deal, from_constraints, rng_for, uniform_below
 from .seeds import fresh_seed
+from .reporting.text import plural
 from .layout import Layout, parse_seat
 from .solver import Deal, solver_for
 from .variants import GAME_CONTRACTS, get_variant, parse_contract
@@ -155,7 +156,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
     size = rec.layout.hand_size if rec.layout is not None else variant.hand_size
     deck = rec.layout.cards if rec.layout is not None else variant.deck
     if rec.layout is not None and size < variant.hand_size:
-        notes.append(f"the [Layout] holds {size} cards a hand: an end position, the last {size} tricks of the deal")
+        notes.append(f"the [Layout] holds {plural(size, 'card')} a hand: an end position, the last {plural(size, 'trick')} of the deal")
     hidden = variant.hidden_talon if rec.layout is None else 0
     return Setup(variant, contract, contract.deal_rules(size), leader, bought, notes, size=size, deck=deck,
                  hidden=hidden)
@@ -889,7 +890,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
             rep.interrupted = True
         rep.claims_checked = checked
         if rep.interrupted:
-            rep.notes.append(f"interrupted: the claims were checked on the {checked} deals finished")
+            rep.notes.append(f"interrupted: the claims were checked on the {plural(checked, 'deal')} finished")
     checks = [ClaimCheck(t, sampled=rep.claims_sampled, deals=total,
                          truncated=rep.claims_sampled or rep.interrupted) for t in targets]
     matched = {k for k, x in per.items() if x[2]}

@@ -118,3 +118,6 @@ def test_one_deal_not_one_deals():
     r = run("table", "1:.A.. .K.. .8..", "-V", "ua3", "-C", "no-hearts")
     assert r.output.splitlines()[0].endswith("seat 1 leads, 1 trick")
     assert not re.search(r"\b1 (deals|samples|tricks|cards|layouts|rows)\b", r.output)
+    r = run("advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7", "-n", "1", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    assert "seed 1, 1 deal sampled uniformly of" in r.output

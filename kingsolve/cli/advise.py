@@ -11,6 +11,7 @@ from ..errors import InvalidLayoutError, KingsolveError
 from ..kdn import parse_kdn
 from ..layout import parse_hand, parse_seat
 from ..reporting import advise as report
+from ..reporting.text import plural
 from ..records import holds_a_deal
 from ..variants import VARIANT_IDS, get_variant, parse_contract
 from .common import PLOT_PATH, InputError, read_text, default_jobs, emit, output_options, progress_option, show_progress
@@ -184,7 +185,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         report.plot(result, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
     if result.interrupted:
-        click.echo(f"interrupted: {result.samples} of {result.requested} samples finished (seed {result.seed})",
+        click.echo(f"interrupted: {result.samples} of {plural(result.requested, 'sample')} finished (seed {result.seed})",
                    err=True)
         raise click.exceptions.Exit(130)
 

@@ -121,7 +121,7 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
         report.plot(result, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
     if result.interrupted:
-        click.echo(f"interrupted: the first {result.samples} of {result.requested} samples finished "
+        click.echo(f"interrupted: the first {result.samples} of {plural(result.requested, 'sample')} finished "
                    f"(--samples {result.samples} --seed {result.seed} gives the same)", err=True)
         raise click.exceptions.Exit(130)
 

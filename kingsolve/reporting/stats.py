@@ -88,10 +88,10 @@ def king_line(s: Summary, name: str) -> str:
     if full:
         base = f"of {plural(k['deals'], 'deal')} (the ♥K is dealt in every one)"
     else:
-        base = (f"of the {k['deals']} deals where the ♥K was dealt (of {k['of_deals']}; with "
-                f"{spec.hand_size} cards a hand it was out of play in the other {k['of_deals'] - k['deals']})")
+        base = (f"of the {plural(k['deals'], 'deal')} where the ♥K was dealt (of {k['of_deals']}; with "
+                f"{plural(spec.hand_size, 'card')} a hand it was out of play in the other {k['of_deals'] - k['deals']})")
     if not k["deals"]:
-        return f"{name}: the ♥K was not dealt in any of these {k['of_deals']} deals"
+        return f"{name}: the ♥K was not dealt in any of these {plural(k['of_deals'], 'deal')}"
     what = "can be forced to take it" if name == "no-king" else "can make sure of taking it"
     lo, hi = k["ci95"]
     few = "; too few deals to rely on" if k["few_deals"] else ""

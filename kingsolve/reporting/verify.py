@@ -58,7 +58,7 @@ def _points(v: int) -> str:
 
 def _share(c) -> str:
     """"holds in 1234 of 5000 deals sampled of 2,718,281 (24.7% ± 0.6%)"."""
-    return (f"{c.holding} of {c.layouts} deals sampled of {c.deals:,} "
+    return (f"{c.holding} of {plural(c.layouts, 'deal')} sampled of {c.deals:,} "
             f"({c.share:.1%} ± {c.se:.1%})")
 
 
@@ -198,7 +198,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         if rep.analysed_layouts <= 1:
             lay = ""
         elif rep.marks_sampled:
-            lay = (f", over {rep.analysed_layouts} deals sampled of its {rep.marks_of:,} (seed {rep.seed}): "
+            lay = (f", over {plural(rep.analysed_layouts, 'deal')} sampled of its {rep.marks_of:,} (seed {rep.seed}): "
                    f"a mark is a loss in each")
         else:
             lay = f", over all {rep.analysed_layouts} of its deals: a mark is a loss in each"
