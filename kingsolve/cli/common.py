@@ -211,6 +211,15 @@ def progress_option(func):
                         help="Show a progress bar on stderr (default: only on a terminal).")(func)
 
 
+def time_limit_option(unit: str):
+    """``--time-limit SECONDS``, for each ``unit`` (a seat, a cell)."""
+    return click.option(
+        "--time-limit", default=None, type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+        help=f"At most this long for each {unit}: when it runs out, the answer is the interval "
+             "the search has proven ('value between L and H'; JSON/CSV low, high, exact false). "
+             "Default: no limit.")
+
+
 def show_progress(flag) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 

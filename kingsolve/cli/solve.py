@@ -1,4 +1,5 @@
 import itertools
+import sys
 
 import click
 
@@ -7,7 +8,9 @@ from ..errors import KingsolveError, SearchInterrupted
 from ..layout import Layout, parse_seat, parse_side
 from ..reporting import solve as report
 from ..solver import solver_for, solver_lanes, solve as solve_layout
-from .common import TT_SIZE_BYTES, InputError, TextFile, contract_options, default_jobs, output_options, variant_options
+from .progress import SolveProgress
+from .common import (TT_SIZE_BYTES, InputError, TextFile, contract_options, default_jobs, output_options,
+                     progress_option, show_progress, time_limit_option, variant_options)
 
 
 def _layouts(layout, file, variant, contract, leader):
@@ -67,15 +70,19 @@ def _layouts(layout, file, variant, contract, leader):
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many seats at once, in threads, each with its own table (0: every core). "
                    "Same results for any value.")
+@time_limit_option("seat (its value, card values and line)")
+@progress_option
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, jobs,
-          fmt):
+          time_limit, progress, fmt):
     """Double-dummy values of a layout under a contract.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND], hands clockwise from seat FIRST in
     dotted PBN order (♠.♥.♦.♣), e.g. 1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K.
     Values are signed score-sheet points from this position on, each seat (or
-    the side) against all the others."""
+    the side) against all the others.  Each seat's line is printed as soon
+    as it is known, in seat order (JSON: each layout's object when it is
+    whole)."""
     layout = " ".join(layout)  # the hands may come quoted as one argument or unquoted as several
     if player and side:
         raise InputError("give --player or --side, not both")
@@ -103,28 +110,58 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
     if fmt == "csv":
         click.echo(report.csv_header())
     for where, lay, variant, contract, lead in itertools.chain([(where, lay, variant, contract, lead)], jobs_of):
+        shown = []                     # the results printed so far
+        bar = None
+        explain = where is None or where == first
         try:
+            if show_progress(progress):
+                bar = SolveProgress(len(sides) if sides else n, file=sys.stderr)
             res = solve_layout(lay, contract, leader=lead, trick=table, sides=sides,
-                               cards=show_cards, line=show_line, solver=solver, jobs=jobs)
+                               cards=show_cards, line=show_line, solver=solver, jobs=jobs,
+                               time_limit=time_limit, on_start=bar.started if bar else None,
+                               on_result=lambda res, r: _emit(res, fmt, r, shown, bar, explain))
         except KingsolveError as err:
             raise InputError(f"{where}: {err}" if where else str(err)) from err
         except SearchInterrupted as err:
             # Ctrl-C: the seats this layout had finished are printed as
             # usual, and what the search had proven of the next one is said
-            if err.finished is not None and err.finished.results:
-                _emit(err.finished, fmt)
+            if bar is not None:
+                bar.close()
+                bar = None
+            done = err.finished.results if err.finished is not None else []
+            if fmt == "json" and done:
+                click.echo(report.to_json(err.finished))
+            for r in done:
+                if fmt != "json" and r not in shown:
+                    _emit(err.finished, fmt, r, shown, explain=explain)
             said = "; ".join(", ".join(x for x in (report.side_label(e.side) if e.side is not None else "",
                                                    str(e)) if x)
                              for e in [err] + err.also)
             click.echo("interrupted: " + ", ".join(x for x in (where, said) if x), err=True)
             raise click.exceptions.Exit(130) from None
-        _emit(res, fmt, explain=where is None or where == first)
+        finally:
+            if bar is not None:
+                bar.close()
+        if fmt == "json":
+            click.echo(report.to_json(res))
 
 
-def _emit(res, fmt: str, explain: bool = False) -> None:
+def _emit(res, fmt: str, r, shown: list, bar=None, explain: bool = False) -> None:
+    # One side's result `r` of `res`, as soon as it is known: its text lines
+    # (the head line before the first, and what a value is when `explain`) or
+    # CSV row; JSON waits for the whole layout.  `shown`: the results of `res`
+    # printed so far.
     if fmt == "json":
-        click.echo(report.to_json(res))
-    elif fmt == "csv":
-        click.echo(report.to_csv_rows(res))
+        shown.append(r)
+        return
+    if fmt == "csv":
+        text = report.to_csv_rows(res, [r])
     else:
-        click.echo(report.to_text(res, explain=explain))
+        text = "\n".join(([] if shown else [report.text_head(res)] + ([report.value_note(res)] if explain else []))
+                         + [report.side_text(res, r)])
+    shown.append(r)
+    if bar is not None:
+        bar.finished(r.side)
+        bar.echo(text)
+    else:
+        click.echo(text)
