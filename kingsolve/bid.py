@@ -111,9 +111,15 @@ def choices_for(variant: Variant) -> tuple[Choice, ...]:
 
 
 def parse_choice(text: str, variant: Variant) -> Choice:
-    """A choice by name, as in :func:`choices_for` (``S``, ``♥``, ``misere``, ``NT``, ``minus-H``, ``-H``)."""
-    from .variants import parse_trump
+    """A choice by name, as in :func:`choices_for` (``S``, ``♥``, ``misere``, ``NT``, ``minus-H``, ``-H``),
+    or spelt as a contract everywhere else is (``trump:S``, ``minus:H``, ``misere``)."""
+    from .variants import parse_trump, split_contract
     t = str(text).strip()
+    game, trump_text = split_contract(t)
+    if game in ("trump", "minus") and trump_text:
+        t = trump_text if game == "trump" else f"minus-{trump_text}"
+    elif game == "misere" and trump_text in (None, "NT"):
+        t = "misere"
     low = t.lower()
     options = choices_for(variant)
     if low in ("misere", "misère", "мизер", "мізер"):

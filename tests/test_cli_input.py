@@ -161,3 +161,12 @@ def test_records_without_the_blank_line_between_them():
         parse_kdn(text + "\n" + text)
     two = '[Variant "ua3"]\n[Play]\n1. ♣Д - ♣9 - ♣К.\n1. ♣7 - ♣8 - ♣В.\n'
     assert "Records are separated by a blank line" in parse_kdn(two)[0].warnings[0].message
+
+
+def test_bid_takes_the_contract_spelling_too():
+    from kingsolve.bid import parse_choice
+    ua3, king52 = get_variant("ua3"), get_variant("king52")
+    assert parse_choice("trump:C", ua3) == parse_choice("C", ua3)
+    assert parse_choice("misere", ua3) == parse_choice("misere:NT", ua3)
+    assert parse_choice("minus:H", king52) == parse_choice("minus-H", king52)
+    assert parse_choice("trump:NT", king52) == parse_choice("NT", king52)
