@@ -48,6 +48,7 @@ from .cards import cards_of
 from .errors import InvalidRulesError, KingsolveError, ParseError
 from .variants import (
     GAME_CONTRACTS, MIRROR_CONTRACTS, PENALTY_CONTRACTS, VARIANT_IDS, Contract, Variant, get_variant, parse_trump,
+    split_contract,
 )
 
 GAMES = ("ua12", "ru14", "ru12", "short", "long", "king52")
@@ -196,9 +197,7 @@ def read_sheet(text: str, file: str = "<sheet>") -> Sheet:
             continue
         if not contract:
             raise SheetError("no contract", file=file, line=lineno)
-        trump_text = None
-        if ":" in contract:
-            contract, _, trump_text = contract.partition(":")
+        contract, trump_text = split_contract(contract)
         if contract not in KNOWN_CONTRACTS:
             raise SheetError(f"unknown contract {contract!r} (one of: {', '.join(KNOWN_CONTRACTS)}; totals rows: "
                              f"РАЗОМ (-), РАЗОМ (+), РАЗОМ)", file=file, line=lineno, token=contract)
