@@ -505,3 +505,12 @@ def test_plot_marks_bad_rows_and_names_contracts(tmp_path):
     png = tmp_path / "p.png"
     r = run("score", SHEETS / "wrong_king_split.csv", "--plot", png)
     assert r.exit_code == 1 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_totals_row_labels_as_players_write_them():
+    from kingsolve.score import totals_kind
+    for text, kind in [("РАЗОМ (-)", "penalty"), ("Разом (−)", "penalty"), ("РАЗОМ(+)", "positive"),
+                       ("РАЗОМ", "total"), ("ИТОГО (–)", "penalty"), ("Total", "total"), ("total (+)", "positive")]:
+        assert totals_kind(text) == kind, text
+    for text in ("no-king", "разом ще", "", "plus-king"):
+        assert totals_kind(text) is None, text
