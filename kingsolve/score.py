@@ -553,8 +553,8 @@ def check_sheet(sheet: Sheet, game: Game, *, partial: bool = False) -> ScoreRepo
                     fail("no 'by': in long King the sheet names who ordered each deal")
                 else:
                     if turn is not None and row.by != turn:
-                        fail(f"{players[row.by]} ordered out of turn: the players order in turn round the table, "
-                             f"and it was {players[turn]}'s turn")
+                        fail(f"{players[row.by]} ordered out of turn: the players order in turn round the table; "
+                             f"{players[(turn - 1) % n]} ordered deal {row.deal - 1}, so it was {players[turn]}'s turn")
                     turn = (row.by + 1) % n
                     key = (row.by, kind)
                     if key in ordered:

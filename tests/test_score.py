@@ -385,7 +385,7 @@ def test_russian_short_king_accepted():
     ("wrong_trump_not_3.csv", 10, "row 8 (trump): Anna +7: not a multiple of 3 (trump: 3 a trick; a sold game "
                                   "moves whole tricks)"),
     ("wrong_long_turn.csv", 6, "row 3 (no-tricks): Gleb ordered out of turn: the players order in turn round the "
-                               "table, and it was Vera's turn"),
+                               "table; Boris ordered deal 2, so it was Vera's turn"),
     ("wrong_totals_row.csv", 15, "РАЗОМ (+): Vera wrote +46; the positive deals above total +47"),
 ])
 def test_impossible_rows_named(name, line, message):
