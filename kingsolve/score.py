@@ -656,7 +656,8 @@ def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tupl
     there); any other unfinished record is an error."""
     from .engine import Position, replay
     from .kdn import parse_kdn
-    from .verify import settle, setup_record
+    from .settlement import settle_sold_game
+    from .verify import setup_record
     from .variants import KING_OF_HEARTS
 
     records = parse_kdn(text, source=file)
@@ -696,7 +697,7 @@ def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tupl
         if not finished and not (contract.name == "no-king" and king_taken):
             raise SheetError(f"record at line {rec.line} stops before the end of the deal: its score is not known",
                              file=file, line=rec.line)
-        points, _ = settle(setup, [p + rules.seat_base for p in rep.points], rep.tricks)
+        points, _ = settle_sold_game(contract, setup.bought, [p + rules.seat_base for p in rep.points], rep.tricks)
         sheet.rows.append(SheetRow(rec.line, deal, contract.name, trump, None, tuple(points),
                                    trump_given=contract.name in GAME_CONTRACTS))
     return sheet, table

@@ -461,15 +461,10 @@ def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
 
 
 def _run_dask(spec, chunks, address, finish, progress) -> bool:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as err:  # pragma: no cover - depends on the installation
-        raise InvalidRulesError("--scheduler needs Dask: pip install 'kingsolve[cluster]'") from err
+    from .workers import dask_client
     order = _InOrder(finish, progress)
-    try:
-        client = Client(address, timeout=15)
-    except (OSError, TimeoutError) as err:
-        raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err
+    client = dask_client(address)
+    from distributed import as_completed
     try:
         queue = as_completed()
         ahead = 4 * max(1, sum(client.ncores().values()))

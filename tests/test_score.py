@@ -515,6 +515,31 @@ def test_plot_marks_bad_rows_and_names_contracts(tmp_path):
     assert r.exit_code == 1 and png.read_bytes()[:4] == b"\x89PNG"
 
 
+@pytest.mark.parametrize("contract, trump, bought, options", [
+    ("trump", "H", "2 from 1 for 5", ""), ("trump", "H", "2 from 1 for 5", "auction-pay=bid"),
+    ("minus", "NT", "2 from 1 for 2", ""),
+])
+def test_kdn_king52_auction_settled_by_002(tmp_path, contract, trump, bought, options):
+    # Issue 35: auctions were settled like a хваленка debt.  002: a +N winner pays the dealer 25 for each
+    # trick he is short (auction-pay=shortfall) or the whole bid (auction-pay=bid); a -N winner takes the
+    # penalty of up to N of the dealer's tricks, which the dealer does not pay.
+    extra = f' [Bought "{bought}"]' + (f' [Options "{options}"]' if options else "")
+    rec, raw = played_record("king52", contract, trump, 5, extra)
+    raw = [p + (325 if contract == "minus" else 0) for p in raw]   # replay's points leave out the seat base
+    f = tmp_path / "auction.kdn"
+    f.write_text(rec + "\n", encoding="utf-8")
+    r = run("score", "--from-kdn", f, "--game", "king52", "--partial", "-F", "json")
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.output)["rows"][0]["points"]
+    if contract == "trump":
+        made = raw[1] // 25
+        moved = 25 * 5 if options else 25 * max(0, 5 - made)
+    else:
+        dealer_tricks = (325 - raw[0]) // 75
+        moved = 75 * min(2, dealer_tricks)
+    assert got == [raw[0] + moved, raw[1] - moved, raw[2], raw[3]]
+
+
 def test_totals_row_labels_as_players_write_them():
     from kingsolve.score import totals_kind
     for text, kind in [("РАЗОМ (-)", "penalty"), ("Разом (−)", "penalty"), ("РАЗОМ(+)", "positive"),

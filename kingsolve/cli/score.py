@@ -3,11 +3,11 @@ import click
 from ..reporting import score as report
 from ..score import GAMES, score_read_sheet, score_sheet, sheet_from_kdn
 from ..variants import VARIANT_IDS, get_variant
-from .common import InputError, VerificationFailed, emit
+from .common import PLOT_PATH, TextFile, InputError, VerificationFailed, emit
 
 
 @click.command()
-@click.argument("sheet", required=False, type=click.File("r", encoding="utf-8"))
+@click.argument("sheet", required=False, type=TextFile())
 @click.option("--game", "-g", type=click.Choice(GAMES), default=None,
               help="ua12 (12 deals), ru14 (7 + 7), ru12 (Russian short King: 6 + 6, no erajlash), short (14), "
                    "long (14 a player, ordered in turn), king52. Default: told from the contract names (trump "
@@ -17,11 +17,12 @@ from .common import InputError, VerificationFailed, emit
                    "(ru4 or king52 for four, ua3 or ru3 for three).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option, e.g. king-points=20; repeatable.")
-@click.option("--partial", is_flag=True, help="A game in progress: check the rows so far (no deal is missing yet), the stages against the "
+@click.option("--partial", is_flag=True,
+              help="A game in progress: check the rows so far (no deal is missing yet), the stages against the "
                    "totals of those rows.")
-@click.option("--from-kdn", "kdn_file", type=click.File("r", encoding="utf-8"), default=None, metavar="FILE.kdn",
+@click.option("--from-kdn", "kdn_file", type=TextFile(), default=None, metavar="FILE.kdn",
               help="Build the sheet from a KDN file of played deals (a record per deal, replayed) and check it.")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Plot the running totals: contract names along the deals, the stage divider, bad rows marked.")
 @click.option("--format", "-F", "fmt", type=click.Choice(["text", "json", "csv"]), default="text",
               show_default=True, help="Output format.")

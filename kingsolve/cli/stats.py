@@ -1,12 +1,11 @@
-import secrets
-
 import click
 
 from ..reporting import stats as report
+from ..seeds import fresh_seed
 from ..stats import make_sink, make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
 from .common import (
-    TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options,
+    PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options,
 )
 
 
@@ -27,7 +26,7 @@ from .common import (
                    "FILE.parquet is a dataset DIRECTORY of part files, one per chunk (read it with "
                    "pandas.read_parquet(DIR)); needs pyarrow. Columns: see docs/stats.md.")
 @click.option("--resume", is_flag=True, help="Continue the run in --out: solve only the deals it lacks.")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Box plots of every contract's values by seat position.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on an existing Dask cluster (tcp://host:8786); needs the 'cluster' extra.")
@@ -65,7 +64,7 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
     if seed is None and resume:
         seed = peek_seed(out)
     if seed is None:
-        seed = secrets.randbits(32)
+        seed = fresh_seed()
     chosen = parse_contracts(variant, contracts)
     if not contracts:
         chosen = [c for c in chosen if c.name != "tricks"]

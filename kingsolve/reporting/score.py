@@ -9,6 +9,7 @@ import json
 
 from ..cards import SUIT_LETTERS, SUIT_SYMBOLS
 from ..score import GAME_DESCRIPTIONS, ScoreReport, _is_negative
+from .text import plural
 
 
 def _trump(row, symbols=True) -> str:
@@ -31,7 +32,7 @@ def to_text(r: ScoreReport) -> str:
     s, g = r.sheet, r.game
     players = list(s.players)
     lines = [f"{s.file}: {g.name} on {g.variant.id} — {GAME_DESCRIPTIONS[g.name]}",
-             f"{len(s.rows)} deals, players: {', '.join(players)}" + ("  (a game in progress)" if r.partial else "")]
+             f"{plural(len(s.rows), 'deal')}, players: {', '.join(players)}" + ("  (a game in progress)" if r.partial else "")]
     lines += [f"note: {n}" for n in r.notes]
     lines.append("")
     bad = _problem_rows(r)

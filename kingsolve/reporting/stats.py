@@ -9,6 +9,7 @@ import math
 
 from ..cards import SUIT_SYMBOLS
 from ..stats import MIN_DEALS, Summary
+from .text import plural
 
 
 def _pos_name(p: int) -> str:
@@ -35,8 +36,8 @@ def _leader_text(spec) -> str:
 def header(s: Summary) -> str:
     run, spec = s.run, s.run.spec
     opts = f" -o {spec.options_text}" if spec.options else ""
-    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {run.deals_done} deals"
-            f" (of {run.n_deals} asked), {spec.hand_size} cards a hand, {_leader_text(spec)}")
+    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {plural(run.deals_done, 'deal')}"
+            f" (of {run.n_deals} asked), {plural(spec.hand_size, 'card')} a hand, {_leader_text(spec)}")
     return line
 
 
@@ -44,7 +45,7 @@ def notes(s: Summary) -> list[str]:
     run = s.run
     out = []
     if run.resumed:
-        out.append(f"resumed: {run.resumed} deals were already in {run.out}, {run.computed} solved now")
+        out.append(f"resumed: {plural(run.resumed, 'deal')} {'was' if run.resumed == 1 else 'were'} already in {run.out}, {run.computed} solved now")
     if run.dropped_partial:
         out.append(f"{run.out}: rows of deals cut off mid-write were dropped and solved again")
     if run.interrupted:
@@ -54,7 +55,7 @@ def notes(s: Summary) -> list[str]:
             # with a new seed unless --seed is given)
             where = (f"; rows written to {run.out} (continue with --resume)" if run.deals_done
                      else f"; nothing written to {run.out}")
-        out.append(f"interrupted: {run.deals_done} of {run.n_deals} deals finished{where}")
+        out.append(f"interrupted: {run.deals_done} of {plural(run.n_deals, 'deal')} finished{where}")
     return out
 
 
@@ -85,7 +86,7 @@ def king_line(s: Summary, name: str) -> str:
     spec = s.run.spec
     full = spec.hand_size == spec.variant.hand_size and not spec.variant.hidden_talon
     if full:
-        base = f"of {k['deals']} deals (the ♥K is dealt in every one)"
+        base = f"of {plural(k['deals'], 'deal')} (the ♥K is dealt in every one)"
     else:
         base = (f"of the {k['deals']} deals where the ♥K was dealt (of {k['of_deals']}; with "
                 f"{spec.hand_size} cards a hand it was out of play in the other {k['of_deals'] - k['deals']})")
