@@ -310,7 +310,7 @@ def plot(a: BidAnalysis, path) -> None:
     names = list(a.choices.index)
     cols = min(5, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows + 1.0), sharex=True, sharey=True,
+    fig, axes = plt.subplots(rows, cols, figsize=(max(3.2 * cols, 7.5), 2.6 * rows + 1.2), sharex=True, sharey=True,
                              squeeze=False, layout="constrained")
     ks = np.arange(0, n + 1)
     rec = s.get("recommended") or s.get("named")
@@ -355,6 +355,7 @@ def plot(a: BidAnalysis, path) -> None:
     fig.legend(list(legend.values()), list(legend.keys()), loc="outside lower center", ncols=2, fontsize=8,
                frameon=False)
     fig.suptitle(f"{a.variant.id} bid: seat {a.seat + 1} ({a.role}), hand {format_hand(a.hand, symbols=True)}\n"
-                 f"seed {a.seed}, {a.samples} samples; ★ recommended game", fontsize=10)
+                 f"seed {a.seed}, {a.samples} samples; ★ {'the named' if s.get('named') else 'recommended'} game",
+                 fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
