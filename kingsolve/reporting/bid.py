@@ -103,7 +103,8 @@ def choices_text(a: BidAnalysis) -> list:
     if has_def:
         head += f"  {'defending ± se':>15}"
     lines = [f"as declarer ({own}): tricks, expected points, P(tricks ≥ k) in %"
-             + (f"; defending the seller's game in it (seat {a.seller + 1} leads)" if has_def else ""), head]
+             + (f"; defending the {'dealer' if a.role == 'bidder' else 'seller'}'s game in it "
+                f"(seat {a.seller + 1} leads)" if has_def else ""), head]
     for name, row in t.iterrows():
         s = f"{name:<9}{_pm(row['mean'], row['se']):>14}{row['points']:9.2f}  " + "".join(
             _pct(row[f"P>={k}"]) for k in range(1, n + 1))
