@@ -652,6 +652,23 @@ class PlayMark:
     loss_max: int = 0    # the most over the layouts analysed
     layouts: int = 1     # layouts analysed
     mark: str = ""       # "", "?" or "??"
+    single: "SingleDummy | None" = None   # the verdict from what the player could see (--single-dummy)
+
+
+@dataclass
+class SingleDummy:
+    """The single-dummy verdict on one play: what its player could see then
+    (his hand, the talon, the tricks so far), the unseen cards dealt at
+    random (:func:`kingsolve.advise.play_advice`), each legal card's mean
+    points over those deals."""
+    value: float          # the mean of the card played
+    best: float           # the highest mean
+    best_cards: tuple     # the cards with the highest mean
+    loss: float           # best - value
+    loss_se: float        # its standard error (paired over the same deals)
+    p_played_better: float  # the chance the card played is really at least as good as the best
+    samples: int
+    mark: str = ""        # "?" when the card played is worse with 95% confidence
 
 
 @dataclass
@@ -730,6 +747,7 @@ class RecordReport:
     claims_sampled: bool = False
     claims_checked: int = 0                            # deals checked against the claims
     interrupted: bool = False                          # Ctrl-C: the claims were checked on the deals finished
+    single_samples: int = 0                            # deals a play of the single-dummy marks (0: none)
 
     @property
     def sampled(self) -> bool:
@@ -800,7 +818,8 @@ def _claim_deals(readings: list, weights: list, total: int, limit: int, seed: in
 
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
                   solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
-                  claim_layouts: int | None = None, proof: bool = False, seed: int | None = None) -> RecordReport:
+                  claim_layouts: int | None = None, proof: bool = False, seed: int | None = None,
+                  single_dummy: int = 0) -> RecordReport:
     """Verify one record (see the module docstring).  ParseError when the
     record cannot be played at all (a missing tag, too many cards, a bad claim).
 
@@ -815,6 +834,8 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     setup = setup_record(rec, variant)
     rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
     rep.seed = new_seed() if seed is None else int(seed)
+    if single_dummy and not marks:
+        raise InvalidRulesError("single-dummy marks go with the double-dummy marks (drop --no-marks)")
     if claim_layouts is not None and claim_layouts < 1:
         raise InvalidRulesError(f"--claim-layouts {claim_layouts}: check at least one deal")
     slots, shape_notes = build_slots(rec, setup)
@@ -983,7 +1004,43 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         pool = [e for r, e in rep.matching if r is rep.reading] if use_match else None
         marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed)
         rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled = marks_out
+    if single_dummy:
+        if rep.layout is None or setup.size != setup.variant.hand_size:
+            rep.notes.append("single-dummy marks need the whole deal known from the start: a finished record "
+                             "or one whose deal the play and claims fix")
+        else:
+            rep.single_samples = single_dummy
+            single_dummy_marks(setup, rep.reading.cards, rep.layout.hands, rep.marks, single_dummy, rep.seed)
     return rep
+
+
+SD_MARK_CONFIDENCE = 0.95
+
+
+def single_dummy_marks(setup: Setup, cards, hands, marks: list, samples: int, seed: int) -> None:
+    """Fill each mark's :class:`SingleDummy` (``marks[i]`` is play ``i``): the
+    seat's view before the play, ``samples`` deals of what it could not see,
+    every legal card valued on each (the same seed for every play)."""
+    from .advise import paired_p_better, play_advice
+    v = setup.variant
+    seats, _ = seats_of(setup, cards)
+    for i, c in enumerate(cards):
+        seat = seats[i]
+        a = play_advice(v, setup.contract, seat, hands[seat], leader=setup.leader, played=list(cards[:i]),
+                        samples=samples, seed=seed)
+        col = {x: j for j, x in enumerate(a.options)}
+        means = a.values.mean(axis=0)
+        best = float(means.max())
+        best_cards = tuple(x for x in a.options if means[col[x]] == best)
+        mine = a.values[:, col[c]]
+        top = a.values[:, col[best_cards[0]]]
+        d = (top - mine).astype(float)
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
+        p = 1.0 if c in best_cards else paired_p_better(top, mine)
+        sd = SingleDummy(float(means[col[c]]), best, best_cards, best - float(means[col[c]]), se, p, len(d))
+        if sd.loss > 0 and p < 1 - SD_MARK_CONFIDENCE:
+            sd.mark = "?"
+        marks[i].single = sd
 
 
 def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool=None, seed: int = 0):
