@@ -238,3 +238,16 @@ def test_ctrl_c_in_solve_in_lanes_prints_the_seats_finished_and_each_lane_stoppe
     # seats are taken in order, so those finished or stopped are the first k
     assert 2 in halted and halted == sorted(set(halted)) and not set(done) & set(halted)
     assert done == sorted(done) and sorted(done + halted) == list(range(1, len(done) + len(halted) + 1))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_advise_reports_the_samples_finished(tmp_path, jobs):
+    # ru4 no-tricks at trick 1: every card valued over full hands, tens of ms a deal; after
+    # 4 s some chunks of samples are done: the report is printed for them and says so
+    rc, err, _, out = _interrupt(["advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7",
+                                  "-n", "5000", "--seed", "3", "-j", jobs, "-F", "json"],
+                                 wait=4, cwd=tmp_path, group=True, with_stdout=True)
+    assert rc == 130 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] and 0 < data["samples"] < 5000 and data["samples"] % 10 == 0
+    assert re.fullmatch(r"interrupted: \d+ of 5000 samples finished \(seed 3\)\n", err), err
