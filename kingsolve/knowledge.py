@@ -45,7 +45,7 @@ from math import comb
 import numpy as np
 
 from .cards import SUIT_MASKS, bit, card_symbol, cards_of, count, suit_of
-from .engine import Position, check_play, play as play_card, trick_winner, trick_value
+from .engine import Position, check_play, trick_winner, trick_value
 from .errors import IllegalPlayError, InvalidLayoutError
 from .variants import DealRules, Variant
 

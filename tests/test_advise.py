@@ -12,7 +12,7 @@ from kingsolve import reference
 from kingsolve.advise import (
     BLIND_SPOT, advise_record, order_advice, order_table, order_types, paired_p_better, play_advice, play_table,
 )
-from kingsolve.cards import bit, card_str, cards_of, parse_card
+from kingsolve.cards import card_str, cards_of, parse_card
 from kingsolve.engine import Position, legal_mask, play
 from kingsolve.errors import IllegalPlayError, InvalidLayoutError, InvalidRulesError
 from kingsolve.kdn import parse_kdn
