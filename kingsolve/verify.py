@@ -731,6 +731,7 @@ class RecordReport:
     analysed_layouts: int = 0
     marks_of: int = 0                                  # deals of the reading the marks are over
     marks_sampled: bool = False                        # the marks' deals are a uniform random sample
+    marks_from_claims: bool = False                    # ... of the reading's deals agreeing with the claims
     layouts_total: int = 0                             # layouts of the kept readings
     reading: Reading | None = None                     # the reading shown (unique, or the first)
     layout: Layout | None = None                       # the deal, when a single layout is consistent
@@ -1004,6 +1005,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         pool = [e for r, e in rep.matching if r is rep.reading] if use_match else None
         marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed)
         rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled = marks_out
+        rep.marks_from_claims = pool is not None
     if single_dummy:
         if rep.layout is None or setup.size != setup.variant.hand_size:
             rep.notes.append("single-dummy marks need the whole deal known from the start: a finished record "

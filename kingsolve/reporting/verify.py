@@ -196,11 +196,13 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         seats, winners = seats_of(setup, rep.reading.cards)
         if rep.analysed_layouts <= 1:
             lay = ""
-        elif rep.marks_sampled:
-            lay = (f", over {rep.analysed_layouts} deals sampled of its {rep.marks_of:,} (seed {rep.seed}): "
-                   f"a mark is a loss in each")
         else:
-            lay = f", over all {rep.analysed_layouts} of its deals: a mark is a loss in each"
+            agree = " that agree with the claims" if rep.marks_from_claims else ""
+            if rep.marks_sampled:
+                lay = (f", over {rep.analysed_layouts} deals sampled of the {rep.marks_of:,} of its deals{agree} "
+                       f"(seed {rep.seed}): a mark is a loss in each")
+            else:
+                lay = f", over all {rep.analysed_layouts} of its deals{agree}: a mark is a loss in each"
         lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
         if rep.single_samples:
             lines.append(f"    single-dummy: each play also graded by what its player saw (his hand, the talon, the "
@@ -308,7 +310,8 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
                      "best_cards": [card_str(x) for x in m.best_cards], "loss": m.loss, "loss_max": m.loss_max,
                      "layouts": m.layouts, "mark": m.mark,
                      **({"single_dummy": _single(m.single)} if m.single is not None else {})} for m in rep.marks]
-    out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled}
+    out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled,
+                         "agreeing_with_claims": rep.marks_from_claims}
     return out
 
 
