@@ -509,9 +509,14 @@ def test_single_dummy_marks_grade_each_play_by_what_its_player_saw():
     assert all(x.single.loss == 0 for x in rep.marks[-3:])
 
 
-def test_single_dummy_needs_the_whole_deal_and_the_marks():
-    rep = verify_record(load("2_no_last_two.kdn"), single_dummy=5, seed=1, claim_layouts=50, analysis_layouts=2)
-    assert any("single-dummy marks need the whole deal" in n for n in rep.notes)
-    assert all(m.single is None for m in rep.marks)
+def test_single_dummy_on_an_unfinished_record_is_over_some_of_its_deals():
+    # the record does not show the players' hands: each play is graded holding the hand of
+    # each of the first deals the marks are over (SD_DEALS at most)
+    from kingsolve.verify import SD_DEALS
+    rep = verify_record(load("2_no_last_two.kdn"), single_dummy=3, seed=1, claim_layouts=50, analysis_layouts=2)
+    assert rep.single_deals == min(SD_DEALS, 2) == 2 and len(rep.marks_deals) == 2
+    for m in rep.marks:
+        sd = m.single
+        assert sd.deals == 2 and sd.loss >= 0 and (sd.mark == "?") == (sd.loss > 0 and sd.p_played_better < 0.05)
     with pytest.raises(Exception, match="drop --no-marks"):
         verify_record(load("3_bought_trump.kdn"), single_dummy=5, marks=False)

@@ -62,7 +62,8 @@ def _sources(path: str):
 @click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
 @click.option("--single-dummy", type=click.IntRange(1, None), default=None, metavar="N",
               help="Also grade each play by what its player could see (his hand, the talon, the tricks so far), "
-                   "the unseen cards dealt N ways a play (a record whose whole deal is known).")
+                   "the unseen cards dealt N ways a play (a record that stops early: holding his hand of each of "
+                   "a few of the deals it allows).")
 @click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
               help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
                    "reconstructed uniquely; - for stdout.")

@@ -205,8 +205,10 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                 lay = f", over all {rep.analysed_layouts} of its deals{agree}: a mark is a loss in each"
         lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
         if rep.single_samples:
+            hands = ("" if rep.single_deals <= 1 else
+                     f", holding his hand of each of {rep.single_deals} of those deals (the record does not show it)")
             lines.append(f"    single-dummy: each play also graded by what its player saw (his hand, the talon, the "
-                         f"tricks so far), the unseen cards dealt {rep.single_samples} ways (seed {rep.seed}); "
+                         f"tricks so far){hands}, the unseen cards dealt {rep.single_samples} ways (seed {rep.seed}); "
                          f"? when the card played is worse with {100 * SD_MARK_CONFIDENCE:.0f}% confidence")
         by_trick = {}
         for m in rep.marks:
@@ -318,7 +320,8 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
 def _single(sd) -> dict:
     return {"value": round(sd.value, 6), "best": round(sd.best, 6), "best_cards": [card_str(x) for x in sd.best_cards],
             "loss": round(sd.loss, 6), "loss_se": round(sd.loss_se, 6),
-            "p_played_better": round(sd.p_played_better, 6), "samples": sd.samples, "mark": sd.mark}
+            "p_played_better": round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
+            "mark": sd.mark}
 
 
 def to_json(rep: RecordReport, max_completions: int = 20) -> str:
