@@ -134,7 +134,8 @@ def main(argv=None):
                          if verify_record(r, single_dummy=SINGLE_DUMMY_SAMPLES, seed=seed).single_samples)
             times.append(time.perf_counter() - t0)
         print(f"{'examples-single-dummy':<20}{SINGLE_DUMMY_SAMPLES:>8}{statistics.median(times):>10.2f}"
-              f"  ({graded} of {len(recs)} records have a known deal and are graded; verify runs in one process)")
+              f"  ({graded} of {len(recs)} records graded; an unfinished one over the hands of 3 of its deals; "
+              f"one process)")
 
 
 if __name__ == "__main__":
