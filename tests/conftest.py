@@ -1,6 +1,17 @@
 """Shared test set-up: puts this directory on ``sys.path`` so that every test
 module can ``from strategies import …`` (random deals and small positions), and
-registers the Hypothesis profiles."""
+registers the Hypothesis profiles.
+
+Environment variables the suite reads (CI sets none of them):
+
+- ``HYPOTHESIS_PROFILE=thorough`` — every property test runs ten times as many
+  examples (``strategies.examples``);
+- ``KINGSOLVE_DDS_SEED=<seed>`` — replays the live comparison with DDS
+  (test_core_dds.py) on the deals of a failed run (each run draws a fresh seed
+  and names it when it fails);
+- ``KINGSOLVE_INDEPENDENT_SEED=<seed>`` — the same for the full deals checked
+  against the independent search (test_independent.py).
+"""
 import os
 import sys
 
