@@ -17,7 +17,10 @@ invariance check), and a run of half the samples must return the first half
 and N processes (process start-up included), solves per second, the
 speed-up, and the median CPU seconds of a run (this process and its workers:
 on a shared machine the wall time measures the load as much as the work; the
-CPU seconds show what parallel running costs on top of one process).
+CPU seconds show what parallel running costs on top of one process), and
+"balance": the speed-up N processes would reach on N idle cores given only the
+grain of the work — the CPU seconds of every unit of a 1-job run (timed as it
+runs) handed out in order to the first free worker, total / longest worker.
 """
 from __future__ import annotations
 
@@ -68,7 +71,12 @@ def run_case(name, samples, jobs, runs):
         for _ in range(runs):
             c0 = cpu_seconds()
             t0 = time.perf_counter()
-            a = B.analyse(variant, mask, samples=samples, jobs=j, **kw)
+            if j == 1:   # the units are timed in this process (a worker could not pickle the clock)
+                with UnitClock() as clock:
+                    a = B.analyse(variant, mask, samples=samples, jobs=j, **kw)
+                units = clock.units
+            else:
+                a = B.analyse(variant, mask, samples=samples, jobs=j, **kw)
             times[j].append(time.perf_counter() - t0)
             cpu[j].append(cpu_seconds() - c0)
             if ref is None:
@@ -81,7 +89,37 @@ def run_case(name, samples, jobs, runs):
         assert np.array_equal(ref.tricks[key][: samples // 2], half.tricks[key]), f"{name}: prefix of {key}"
     solves = samples * len(ref.tricks)
     med = {j: statistics.median(ts) for j, ts in times.items()}
-    return med, solves, ref, times, {j: statistics.median(c) for j, c in cpu.items()}
+    return med, solves, ref, times, {j: statistics.median(c) for j, c in cpu.items()}, balance(units, jobs)
+
+
+class UnitClock:
+    """Times every unit of work of the runs in this process (jobs=1), wrapping
+    ``bid.solve_range``: CPU seconds per unit, in order."""
+
+    def __init__(self):
+        self.units = []
+        self._solve = B.solve_range
+
+    def __enter__(self):
+        def timed(*args, **kwargs):
+            t0 = time.process_time()
+            out = self._solve(*args, **kwargs)
+            self.units.append(time.process_time() - t0)
+            return out
+        B.solve_range = timed
+        return self
+
+    def __exit__(self, *exc):
+        B.solve_range = self._solve
+
+
+def balance(units, workers: int) -> float:
+    """Total / makespan of ``units`` (seconds) handed out in order to the first free of ``workers``."""
+    free = [0.0] * workers
+    for u in units:
+        k = free.index(min(free))
+        free[k] += u
+    return sum(units) / max(free) if max(free) else 1.0
 
 
 def cpu_seconds() -> float:
@@ -109,14 +147,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     check_known_answer()
     print(f"{'case':<15}{'samples':>8}{'solves':>8}{'1 job s':>10}{f'{args.jobs} jobs s':>10}{'solves/s':>10}"
-          f"{'speed-up':>10}{'CPU s':>14}  answer; every run's seconds (1 job | {args.jobs} jobs)")
+          f"{'speed-up':>10}{'CPU s':>14}{'balance':>9}  answer; every run's seconds (1 job | {args.jobs} jobs)")
     for name in args.only or CASES:
         samples = args.king52_samples if CASES[name][0] == "king52" else args.samples
-        med, solves, a, times, cpu = run_case(name, samples, args.jobs, args.runs)
+        med, solves, a, times, cpu, bal = run_case(name, samples, args.jobs, args.runs)
         t1, tn = med[1], med[args.jobs]
         runs = " ".join(f"{t:.2f}" for t in times[1]) + " | " + " ".join(f"{t:.2f}" for t in times[args.jobs])
         print(f"{name:<15}{samples:>8}{solves:>8}{t1:>10.2f}{tn:>10.2f}{solves / tn:>10.0f}{t1 / tn:>9.2f}×"
-              f"{cpu[1]:>7.2f}|{cpu[args.jobs]:<6.2f}  {answer(a)}; {runs}", flush=True)
+              f"{cpu[1]:>7.2f}|{cpu[args.jobs]:<6.2f}{bal:>8.2f}×  {answer(a)}; {runs}", flush=True)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ include "tt.pxi"
 include "search.pxi"
 
 DEF_TT_LOG2 = 20
+ORDER_ORACLE = bool(KS_ORDER_ORACLE)   # Search.order_oracle compiled in (a benchmark's build)
 DUCK_TT_SHIFT = 2      # the duck solver's table is this many powers of two smaller
 DUCK_MIXED_SUITS = 2  # ... and wanted when at least this many suits mix cards of different points
 DUCK_CARDS = 5         # duck_test is tried with at most this many cards a hand
@@ -769,9 +770,14 @@ cdef class Search:
         kept) then searches each position it met before with a refuting move
         first: repeated, that converges on the search with a perfect move
         order along the refutations found (benchmarks/bench_ordering.py).
-        0: no memo (the default).  The values never depend on it."""
+        0: no memo (the default).  The values never depend on it.  Only in
+        a core built with ``KINGSOLVE_ORDER_ORACLE=1`` (see ``ORDER_ORACLE``):
+        the product's search does not consult the memo at all."""
         cdef int i
         cdef Solver* d
+        if log2 > 0 and not KS_ORDER_ORACLE:
+            raise RuntimeError("order_oracle: this core was built without it; rebuild with "
+                               "KINGSOLVE_ORDER_ORACLE=1 python setup.py build_ext --inplace --force")
         self._acquire()
         try:
             for i in range(MAX_SEATS + 1):

@@ -17,6 +17,17 @@ cdef extern from "Python.h":
 
 cdef int ABORT_ALL = 0             # set by abort_searches(): every search in the process stops
 
+cdef extern from *:
+    """
+    /* The debug move-order memo (Search.order_oracle, benchmarks/bench_ordering.py)
+       is compiled in only when asked for (KINGSOLVE_ORDER_ORACLE=1 at build time):
+       the product's innermost loop does not consult it. */
+    #ifndef KS_ORDER_ORACLE
+    #define KS_ORDER_ORACLE 0
+    #endif
+    """
+    const bint KS_ORDER_ORACLE
+
 
 cdef inline double monotonic_now() noexcept nogil:
     # seconds on the clock of Python's time.monotonic() (Linux, macOS)
@@ -753,7 +764,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         # seat's team is searched when the trick's winner is known (always
         # for its last card)
         nm = drop_dominated(s, seat, nm, reps, groups, live, &dom_rel)
-    if s.order_memo != NULL and nm > 1:
+    if KS_ORDER_ORACLE and s.order_memo != NULL and nm > 1:
         # debug: the card that cut off here last time goes first (order_oracle)
         oh = order_hash(s)
         if (s.order_memo[oh & s.order_memo_mask] ^ oh) >> 8 == 0:
@@ -794,7 +805,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         acc |= crel
         if i + 1 < nm:
             skip |= weaker_equivalents(r, c, crel, live)
-    if oh and (best >= beta) == maximize:
+    if KS_ORDER_ORACLE and oh and (best >= beta) == maximize:
         # debug (order_oracle): the card that cut off
         s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>best_card
     if (best >= beta) != maximize:

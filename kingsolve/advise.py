@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,14 +77,17 @@ class Plan:
         return sum(len(q.cards) or 1 for q in self.questions)
 
 
-_SOLVER: dict = {}
+_SOLVERS = threading.local()
 
 
 def _solver(hand_size: int):
-    # one solver per worker process, kept warm across tasks
-    s = _SOLVER.get(hand_size)
+    # one solver per worker thread (a Dask worker runs tasks in several), kept warm across tasks
+    cache = getattr(_SOLVERS, "by_size", None)
+    if cache is None:
+        cache = _SOLVERS.by_size = {}
+    s = cache.get(hand_size)
     if s is None:
-        s = _SOLVER[hand_size] = solver_for(hand_size)
+        s = cache[hand_size] = solver_for(hand_size)
     return s
 
 

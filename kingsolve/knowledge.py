@@ -45,7 +45,7 @@ from math import comb
 import numpy as np
 
 from .cards import SUIT_MASKS, bit, card_symbol, cards_of, count, suit_of
-from .engine import Position, check_play, play as play_card, trick_winner, trick_value
+from .engine import Position, check_play, trick_winner, trick_value
 from .errors import IllegalPlayError, InvalidLayoutError
 from .variants import DealRules, Variant
 
@@ -401,11 +401,17 @@ def _where(trick_index: int, seat: int) -> str:
 
 
 def observe(variant: Variant, rules: DealRules, *, seat: int | None, hand: int = 0, leader: int = 0,
-            plays=(), known=()) -> Observation:
+            plays=(), known=(), partial: bool = False) -> Observation:
     """What ``seat`` knows (``None``: an onlooker who holds no cards) after
     ``plays`` (every card played so far, from the first lead of the deal) —
     holding ``hand`` at the start of the deal, with ``known`` pairs (seat or
     :data:`TALON`, mask) of other cards it has seen in a hand at the start.
+    ``partial``: ``hand`` is only part of the seat's hand (a seller who has
+    seen his first three cards); the rest of it is dealt like any unseen card.
+
+    ``bid`` asks the same question before any play: its knowledge is
+    ``observe(variant, rules, seat=seat, hand=hand, known=known, partial=...)``
+    and its deals ``.knowledge.samples(seed, start, stop)[:, :n_seats]``.
 
     Raises a one-line :class:`InvalidLayoutError` (a card given twice, a hand
     of the wrong size) or :class:`IllegalPlayError` (a play no consistent deal
@@ -422,7 +428,7 @@ def observe(variant: Variant, rules: DealRules, *, seat: int | None, hand: int =
         if not 0 <= seat < n:
             raise InvalidLayoutError(f"seat {seat + 1} is not one of 1..{n}")
         _check_in_deck(variant, hand, f"the hand of seat {seat + 1}")
-        if count(hand) != size:
+        if count(hand) != size and not (partial and count(hand) < size):
             raise InvalidLayoutError(f"the hand of seat {seat + 1} has {count(hand)} cards; {variant.id} deals {size}")
         start[seat] = hand
     elif hand:
@@ -482,7 +488,7 @@ def observe(variant: Variant, rules: DealRules, *, seat: int | None, hand: int =
             raise bad(f"cannot be seat {who + 1}'s: {_why(reasons[who], c)}")
         if count(played[who]) >= size:
             raise bad("is one card too many", "too-many")
-        if who == seat:
+        if who == seat and not partial:
             # the seat's own play: its whole hand is known, the engine judges it
             hands = [0] * n
             hands[who] = own

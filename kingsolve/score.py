@@ -343,7 +343,7 @@ def make_game(name: str, variant: Variant) -> Game:
         kinds.update({"trump": "hvalenka", "misere": "hvalenka", "plus-erajlash": "plus-erajlash"})
         slots = {c: 1 for c in pen}
         slots.update({"hvalenka": 4, "plus-erajlash": 1})
-        return Game(name, variant, slots, kinds, True, False, 12)
+        return Game(name, variant, slots, kinds, True, False, 12, frozenset({"hvalenka"}))
     if name == "king52":
         kinds = {c: c for c in pen}
         kinds.update({"trump": "positive", "minus": "positive"})
@@ -389,15 +389,18 @@ def _or_list(values) -> str:
 
 def entry_problem(contract: Contract, player: str, value: int, settled: bool = False) -> str | None:
     """Why ``value`` cannot be ``player``'s score in a deal of ``contract`` (a
-    wrong sign, unit or range), or None.  ``settled``: the points move after
-    play (king52's auction settlement), so only the unit is checked."""
+    wrong sign, unit or range), or None.  ``settled``: a game that can be sold,
+    whose points move after play (the хваленки debt: N tricks from the buyer
+    to the seller whatever he made, so the buyer can end below 0; king52's
+    auction settlement), so only the unit is checked."""
     values = player_values(contract)
     unit = math.gcd(*(x - contract.seat_base for x in values))
     if settled:
         if unit and (value - contract.seat_base) % unit:
-            base = f"{contract.seat_base:+d} " if contract.seat_base else ""
-            return (f"{player} {value:+d}: a {contract.name} deal's points are {base}{'-' if contract.per_trick < 0 else '+'}"
-                    f"{unit} a trick, and the auction moves whole tricks; {value:+d} is not one of them")
+            what = (f"{contract.seat_base:+d} less a multiple of {unit}" if contract.seat_base
+                    else f"a multiple of {unit}")
+            return (f"{player} {value:+d}: not {what} ({contract.name}: {abs(contract.per_trick)} a trick; "
+                    f"a sold game moves whole tricks)")
         return None
     if value in values:
         return None
@@ -549,8 +552,8 @@ def check_sheet(sheet: Sheet, game: Game, *, partial: bool = False) -> ScoreRepo
                     fail("no 'by': in long King the sheet names who ordered each deal")
                 else:
                     if turn is not None and row.by != turn:
-                        fail(f"{players[row.by]} ordered out of turn: the players order in turn round the table, "
-                             f"and it was {players[turn]}'s turn")
+                        fail(f"{players[row.by]} ordered out of turn: the players order in turn round the table; "
+                             f"{players[(turn - 1) % n]} ordered deal {row.deal - 1}, so it was {players[turn]}'s turn")
                     turn = (row.by + 1) % n
                     key = (row.by, kind)
                     if key in ordered:

@@ -43,6 +43,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .cards import (
     SUIT_MASKS, SUIT_SYMBOLS, SUITS, bit, card, card_symbol, cards_of, count, parse_cards, rank_of, suit_of,
 )
@@ -646,6 +648,24 @@ class PlayMark:
     loss_max: int = 0    # the most over the layouts analysed
     layouts: int = 1     # layouts analysed
     mark: str = ""       # "", "?" or "??"
+    single: "SingleDummy | None" = None   # the verdict from what the player could see (--single-dummy)
+
+
+@dataclass
+class SingleDummy:
+    """The single-dummy verdict on one play: what its player could see then
+    (his hand, the talon, the tricks so far), the unseen cards dealt at
+    random (:func:`kingsolve.advise.play_advice`), each legal card's mean
+    points over those deals."""
+    value: float          # the mean of the card played
+    best: float           # the highest mean
+    best_cards: tuple     # the cards with the highest mean (over several deals: those the card played lost to)
+    loss: float           # best - value
+    loss_se: float        # its standard error (paired over the same deals)
+    p_played_better: float  # the chance the card played is really at least as good as the best
+    samples: int            # deals of the unseen cards, for each deal below
+    mark: str = ""        # "?" when the card played is worse with 95% confidence
+    deals: int = 1        # the deals whose hand the player held (several when the record does not fix it)
 
 
 @dataclass
@@ -708,6 +728,7 @@ class RecordReport:
     analysed_layouts: int = 0
     marks_of: int = 0                                  # deals of the reading the marks are over
     marks_sampled: bool = False                        # the marks' deals are a uniform random sample
+    marks_from_claims: bool = False                    # ... of the reading's deals agreeing with the claims
     layouts_total: int = 0                             # layouts of the kept readings
     reading: Reading | None = None                     # the reading shown (unique, or the first)
     layout: Layout | None = None                       # the deal, when a single layout is consistent
@@ -724,6 +745,9 @@ class RecordReport:
     claims_sampled: bool = False
     claims_checked: int = 0                            # deals checked against the claims
     interrupted: bool = False                          # Ctrl-C: the claims were checked on the deals finished
+    single_samples: int = 0                            # deals a play of the single-dummy marks (0: none)
+    single_deals: int = 0                              # deals whose hands they are over (1: the deal is known)
+    marks_deals: list = field(default_factory=list)    # the deals (unseen cards' shares) the marks are over
 
     @property
     def sampled(self) -> bool:
@@ -794,7 +818,8 @@ def _claim_deals(readings: list, weights: list, total: int, limit: int, seed: in
 
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
                   solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
-                  claim_layouts: int | None = None, proof: bool = False, seed: int | None = None) -> RecordReport:
+                  claim_layouts: int | None = None, proof: bool = False, seed: int | None = None,
+                  single_dummy: int = 0) -> RecordReport:
     """Verify one record (see the module docstring).  ParseError when the
     record cannot be played at all (a missing tag, too many cards, a bad claim).
 
@@ -809,6 +834,8 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     setup = setup_record(rec, variant)
     rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
     rep.seed = fresh_seed() if seed is None else int(seed)
+    if single_dummy and not marks:
+        raise InvalidRulesError("single-dummy marks go with the double-dummy marks (drop --no-marks)")
     if claim_layouts is not None and claim_layouts < 1:
         raise InvalidRulesError(f"--claim-layouts {claim_layouts}: check at least one deal")
     slots, shape_notes = build_slots(rec, setup)
@@ -976,8 +1003,63 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
         # Marks are for the reading shown, over its deals (those agreeing with the claims, if any).
         pool = [e for r, e in rep.matching if r is rep.reading] if use_match else None
         marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed)
-        rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled = marks_out
+        rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled, rep.marks_deals = marks_out
+        rep.marks_from_claims = pool is not None
+    if single_dummy:
+        if setup.size != setup.variant.hand_size:
+            rep.notes.append("single-dummy marks need the whole deal from its first trick (this [Layout] is an "
+                             "end position)")
+        else:
+            if rep.layout is not None:
+                deals = [rep.layout.hands]
+            else:   # the player's hand is not known: over a few of the marks' deals, his hand from each
+                deals = [full_layout(rep.reading, e).hands for e in rep.marks_deals[:SD_DEALS]]
+            rep.single_samples, rep.single_deals = single_dummy, len(deals)
+            single_dummy_marks(setup, rep.reading.cards, deals, rep.marks, single_dummy, rep.seed)
     return rep
+
+
+SD_MARK_CONFIDENCE = 0.95
+SD_DEALS = 3
+"""Deals of an unfinished record (the first of the marks' deals) whose hands the
+single-dummy marks are taken over, when the record does not fix the deal."""
+
+
+def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: int, seed: int) -> None:
+    """Fill each mark's :class:`SingleDummy` (``marks[i]`` is play ``i``): the
+    seat's view before the play, holding its hand of each deal in ``deals``
+    (the deal itself, or a few the record allows), ``samples`` deals of what
+    it could not see, every legal card valued on each (the same seed for
+    every play).  Over several deals, the values and the paired differences
+    of all their samples are pooled (as many from each deal)."""
+    from .advise import paired_p_better, play_advice
+    v = setup.variant
+    seats, _ = seats_of(setup, cards)
+    for i, c in enumerate(cards):
+        seat = seats[i]
+        mine, top, bests, best_cards = [], [], [], []
+        for hands in deals:
+            a = play_advice(v, setup.contract, seat, hands[seat], leader=setup.leader, played=list(cards[:i]),
+                            samples=samples, seed=seed)
+            col = {x: j for j, x in enumerate(a.options)}
+            means = a.values.mean(axis=0)
+            best = float(means.max())
+            these = [x for x in a.options if means[col[x]] == best]
+            if c not in these:   # the cards it lost to
+                best_cards += [x for x in these if x not in best_cards]
+            bests.append(best)
+            mine.append(a.values[:, col[c]])
+            top.append(a.values[:, col[c if c in these else these[0]]])
+        mine, top = np.concatenate(mine), np.concatenate(top)
+        d = (top - mine).astype(float)
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
+        loss = float(d.mean())
+        p = 1.0 if loss == 0 else paired_p_better(top, mine)
+        sd = SingleDummy(float(mine.mean()), float(np.mean(bests)), tuple(best_cards) or (c,), loss, se, p, samples,
+                         deals=len(deals))
+        if sd.loss > 0 and p < 1 - SD_MARK_CONFIDENCE:
+            sd.mark = "?"
+        marks[i].single = sd
 
 
 def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool=None, seed: int = 0):
@@ -987,7 +1069,7 @@ def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool
     agreeing with the claims) if given, else of every deal the reading allows.
     A play's loss is the least over the deals analysed, so a mark means it
     lost in every one; ``??`` when it was the worst card in each.  Returns
-    (marks, deals analysed, deals they were drawn from, sampled)."""
+    (marks, deals analysed, deals they were drawn from, sampled, those deals)."""
     from .engine import play as play_card
     n = setup.variant.n_seats
     know = reading.knowledge
@@ -1025,7 +1107,7 @@ def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool
         if m.loss > 0:
             m.mark = "??" if all(x.value == x.worst for x in alts) else "?"
         per_play.append(m)
-    return per_play, len(layouts), of, sampled
+    return per_play, len(layouts), of, sampled, layouts
 
 
 def seats_of(setup: Setup, cards) -> tuple[list, list]:

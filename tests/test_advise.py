@@ -12,7 +12,7 @@ from kingsolve import reference
 from kingsolve.advise import (
     BLIND_SPOT, advise_record, order_advice, order_table, order_types, paired_p_better, play_advice, play_table,
 )
-from kingsolve.cards import bit, card_str, cards_of, parse_card
+from kingsolve.cards import card_str, cards_of, parse_card
 from kingsolve.engine import Position, legal_mask, play
 from kingsolve.errors import IllegalPlayError, InvalidLayoutError, InvalidRulesError
 from kingsolve.kdn import parse_kdn
@@ -174,3 +174,15 @@ def test_a_record_point_and_its_errors():
         advise_record(rec, "1.4")
     with pytest.raises(InvalidLayoutError, match="has 3 cards"):
         advise_record(rec, "2", hand=parse_hand("♠987"))
+
+
+def test_a_dask_cluster_gives_the_same_result():
+    distributed = pytest.importorskip("distributed")
+    con, hands, cards, pos = _late_position(6)
+    seat = pos.to_move
+    here = play_advice(UA3, con, seat, hands[seat], played=cards, samples=25, seed=3)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        there = play_advice(UA3, con, seat, hands[seat], played=cards, samples=25, seed=3,
+                            scheduler=cluster.scheduler_address)
+    assert np.array_equal(here.values, there.values)

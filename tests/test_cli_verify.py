@@ -162,3 +162,16 @@ def test_seed_and_sampling_fields_in_json():
     assert lay["certain_from"] == "play"
     for c in obj["claims"]:
         assert c["sampled"] and c["deals"] == 35700 and c["layouts"] == 50 and 0 <= c["se"] < 0.1
+
+
+def test_single_dummy_marks_in_text_and_json():
+    path = os.path.join(EXAMPLES, "3_bought_trump.kdn")
+    r = run("verify", path, "--single-dummy", "8", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "single-dummy: each play also graded by what its player saw" in r.output
+    assert "♥9? single-dummy:" in r.output
+    j = run("verify", path, "--single-dummy", "8", "--seed", "2", "-F", "json")
+    plays = json.loads(j.output)["plays"]
+    assert len(plays) == 30 and all(p["single_dummy"]["samples"] == 8 for p in plays)
+    bad = run("verify", path, "--single-dummy", "8", "--no-marks")
+    assert bad.exit_code == 2 and "drop --no-marks" in bad.stderr

@@ -235,3 +235,15 @@ def test_random_play_the_truth_is_consistent_and_every_sample_replays(config, se
         d = k.sample(seed, i)
         full = tuple(d[h] | ob.played[h] for h in range(n))
         replay(rules, Position(full, 0), cards)            # raises if a sample contradicts the play
+
+
+def test_a_partial_hand_leaves_the_rest_of_it_to_deal():
+    # a seller who has seen his first three cards (bid's seller role): 5 more of his are unseen
+    con = RU4.contract("no-tricks")
+    ob = observe(RU4, con.deal_rules(), seat=0, hand=mask("SA HA DA"), partial=True)
+    k = ob.knowledge
+    assert k.need == (5, 8, 8, 8) and k.known[0] == mask("SA HA DA")
+    d = k.sample(1, 0)
+    assert count(d[0]) == 8 and d[0] & mask("SA HA DA") == mask("SA HA DA")
+    with pytest.raises(InvalidLayoutError, match="has 3 cards"):
+        observe(RU4, con.deal_rules(), seat=0, hand=mask("SA HA DA"))

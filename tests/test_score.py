@@ -382,9 +382,10 @@ def test_russian_short_king_accepted():
     ("wrong_king_split.csv", 8, "row 6 (no-king): Anna -8: the King is one card, not split: -16 to the player who "
                                 "takes it and 0 to the others"),
     # 000: "По +3 очки за кожен взятий хабар"
-    ("wrong_trump_not_3.csv", 10, "row 8 (trump): Anna +7: not a multiple of 3 (trump: 3 a trick)"),
+    ("wrong_trump_not_3.csv", 10, "row 8 (trump): Anna +7: not a multiple of 3 (trump: 3 a trick; a sold game "
+                                  "moves whole tricks)"),
     ("wrong_long_turn.csv", 6, "row 3 (no-tricks): Gleb ordered out of turn: the players order in turn round the "
-                               "table, and it was Vera's turn"),
+                               "table; Boris ordered deal 2, so it was Vera's turn"),
     ("wrong_totals_row.csv", 15, "РАЗОМ (+): Vera wrote +46; the positive deals above total +47"),
 ])
 def test_impossible_rows_named(name, line, message):
@@ -419,6 +420,13 @@ def test_player_values_from_the_prices():
     assert entry_problem(k52.contract("trump", "S"), "A", 60, settled=True) is not None
     assert entry_problem(k52.contract("minus", None), "A", 400, settled=True) is None   # 325 + 75
     assert entry_problem(k52.contract("minus", None), "A", 300, settled=True) is not None
+    # A хваленка's buyer hands N tricks to the seller whatever he made (000): he can end below 0,
+    # the seller above +24, so a sold ua12 trump game is checked for its unit only.
+    ua12 = make_game("ua12", ru4)
+    assert "hvalenka" in ua12.settled
+    assert entry_problem(ru4.contract("trump", "S"), "A", -3, settled=True) is None
+    assert entry_problem(ru4.contract("trump", "S"), "A", 27, settled=True) is None
+    assert entry_problem(ru4.contract("trump", "S"), "A", 26, settled=True) is not None
 
 
 def test_game_told_from_contracts_not_row_count(tmp_path):
@@ -530,3 +538,12 @@ def test_kdn_king52_auction_settled_by_002(tmp_path, contract, trump, bought, op
         dealer_tricks = (325 - raw[0]) // 75
         moved = 75 * min(2, dealer_tricks)
     assert got == [raw[0] + moved, raw[1] - moved, raw[2], raw[3]]
+
+
+def test_totals_row_labels_as_players_write_them():
+    from kingsolve.score import totals_kind
+    for text, kind in [("РАЗОМ (-)", "penalty"), ("Разом (−)", "penalty"), ("РАЗОМ(+)", "positive"),
+                       ("РАЗОМ", "total"), ("ИТОГО (–)", "penalty"), ("Total", "total"), ("total (+)", "positive")]:
+        assert totals_kind(text) == kind, text
+    for text in ("no-king", "разом ще", "", "plus-king"):
+        assert totals_kind(text) is None, text

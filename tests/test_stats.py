@@ -307,9 +307,16 @@ def test_ten_billion_deals_are_made_lazily_and_ctrl_c_reports(jobs):
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    r = run_stats(spec(hand_size=2), 10_000_000_000, jobs=jobs, chunk_size=2, progress=stop_after_two)
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        r = run_stats(spec(hand_size=2), 10_000_000_000, jobs=jobs, chunk_size=2, progress=stop_after_two)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
     assert r.interrupted and r.deals_done >= 4 and r.deals_done % 2 == 0
     assert r.frame["deal"].max() < 100
+    assert peak < 50_000_000      # this process: no list of the deals, the chunks or their futures
 
 
 def test_solvers_sized_as_solve_sizes_them(monkeypatch):

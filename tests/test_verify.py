@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from kingsolve.cards import SUIT_MASKS, DIAMONDS, bit, card_symbol, cards_of, parse_card
+from kingsolve.cards import SUIT_MASKS, DIAMONDS, bit, card_str, card_symbol, cards_of, parse_card
 from kingsolve.engine import Position, legal_mask, play, replay
 from kingsolve.errors import IllegalPlayError, ParseError
 from kingsolve.kdn import parse_kdn
@@ -295,9 +295,9 @@ def test_missing_tags_are_read_errors():
 
 # ---------------------------------------------------------------- random records, every variant and contract
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, strategies as st  # noqa: E402
 
-from strategies import VARIANT_CONFIGS, all_contracts, random_hands  # noqa: E402
+from strategies import VARIANT_CONFIGS, all_contracts, examples, random_hands  # noqa: E402
 from kingsolve.cards import rank_letter, rank_of, TEN  # noqa: E402
 import random  # noqa: E402
 
@@ -306,7 +306,7 @@ def _bare(x):
     return "10" if rank_of(x) == TEN else rank_letter(rank_of(x))
 
 
-@settings(max_examples=30)
+@examples(30)
 @given(config=st.sampled_from(VARIANT_CONFIGS), seed=st.integers(0, 10 ** 6))
 def test_random_records_the_truth_is_a_reading_and_every_layout_replays(config, seed):
     # A random deal and a random legal play, printed with some suits lost and some cards
@@ -483,3 +483,40 @@ def test_ctrl_c_while_checking_claims_keeps_the_deals_finished(monkeypatch):
     assert rep.interrupted and 0 < rep.claims_checked < 10
     assert any("interrupted: the claims were checked on the" in n for n in rep.notes)
     assert all(c.truncated and c.status != "holds" for c in rep.claims)
+
+
+# ---------------------------------------------------------------- single-dummy marks (issue 30)
+
+def test_single_dummy_marks_grade_each_play_by_what_its_player_saw():
+    from kingsolve.advise import play_advice
+    rep = verify_record(load("3_bought_trump.kdn"), single_dummy=12, seed=3)
+    assert rep.single_samples == 12 and len(rep.marks) == 30
+    setup, hands = rep.setup, rep.layout.hands
+    for m in rep.marks:
+        sd = m.single
+        assert sd is not None and sd.samples == 12
+        assert sd.best >= sd.value and sd.loss == pytest.approx(sd.best - sd.value)
+        assert (sd.mark == "?") == (sd.loss > 0 and sd.p_played_better < 0.05)
+        if m.card in sd.best_cards:
+            assert sd.loss == 0 and not sd.mark
+    # a play's single-dummy value is advise's mean for the card at that point (same seed, same deals)
+    m = rep.marks[9]
+    a = play_advice(setup.variant, setup.contract, m.seat - 1, hands[m.seat - 1], leader=setup.leader,
+                    played=list(rep.reading.cards[:9]), samples=12, seed=3)
+    assert a.table.loc[card_str(m.card), "mean"] \
+        == pytest.approx(m.single.value)
+    # the last trick: one card each, nothing to choose
+    assert all(x.single.loss == 0 for x in rep.marks[-3:])
+
+
+def test_single_dummy_on_an_unfinished_record_is_over_some_of_its_deals():
+    # the record does not show the players' hands: each play is graded holding the hand of
+    # each of the first deals the marks are over (SD_DEALS at most)
+    from kingsolve.verify import SD_DEALS
+    rep = verify_record(load("2_no_last_two.kdn"), single_dummy=3, seed=1, claim_layouts=50, analysis_layouts=2)
+    assert rep.single_deals == min(SD_DEALS, 2) == 2 and len(rep.marks_deals) == 2
+    for m in rep.marks:
+        sd = m.single
+        assert sd.deals == 2 and sd.loss >= 0 and (sd.mark == "?") == (sd.loss > 0 and sd.p_played_better < 0.05)
+    with pytest.raises(Exception, match="drop --no-marks"):
+        verify_record(load("3_bought_trump.kdn"), single_dummy=5, marks=False)

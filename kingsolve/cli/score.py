@@ -17,7 +17,9 @@ from .common import PLOT_PATH, TextFile, InputError, VerificationFailed, emit
                    "(ru4 or king52 for four, ua3 or ru3 for three).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option, e.g. king-points=20; repeatable.")
-@click.option("--partial", is_flag=True, help="A game in progress: check the rows so far, not the whole game.")
+@click.option("--partial", is_flag=True,
+              help="A game in progress: check the rows so far (no deal is missing yet), the stages against the "
+                   "totals of those rows.")
 @click.option("--from-kdn", "kdn_file", type=TextFile(), default=None, metavar="FILE.kdn",
               help="Build the sheet from a KDN file of played deals (a record per deal, replayed) and check it.")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,

@@ -50,11 +50,15 @@ def _sources(path: str):
 @click.option("--proof", is_flag=True,
               help="A claim must hold in every deal the record allows: one that holds in only some fails (exit 1).")
 @click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
+@click.option("--single-dummy", type=click.IntRange(1, None), default=None, metavar="N",
+              help="Also grade each play by what its player could see (his hand, the talon, the tricks so far), "
+                   "the unseen cards dealt N ways a play (a record that stops early: holding his hand of each of "
+                   "a few of the deals it allows).")
 @click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
               help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
                    "reconstructed uniquely; - for stdout.")
 def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, seed, proof,
-           no_marks, write_to):
+           no_marks, single_dummy, write_to):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -74,6 +78,8 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     finished."""
     if options and not variant_id:
         raise InputError("--option needs --variant")
+    if single_dummy and no_marks:
+        raise InputError("--single-dummy grades the plays next to the double-dummy marks: drop --no-marks")
     variant = get_variant(variant_id, options) if variant_id else None
     seed = fresh_seed() if seed is None else seed
     bad = []
@@ -88,7 +94,7 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
                 continue  # a block of comments only
             rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
                                 analysis_layouts=analysis_layouts, marks=not no_marks,
-                                claim_layouts=claim_layouts, proof=proof)
+                                claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0)
             if fmt == "json":
                 click.echo(report.to_json(rep, max_completions))
             else:

@@ -104,7 +104,8 @@ def choices_text(a: BidAnalysis) -> list:
     if has_def:
         head += f"  {'defending ± se':>15}"
     lines = [f"as declarer ({own}): tricks, expected points, P(tricks ≥ k) in %"
-             + (f"; defending the seller's game in it (seat {a.seller + 1} leads)" if has_def else ""), head]
+             + (f"; defending the {'dealer' if a.role == 'bidder' else 'seller'}'s game in it "
+                f"(seat {a.seller + 1} leads)" if has_def else ""), head]
     for name, row in t.iterrows():
         s = f"{name:<9}{_pm(row['mean'], row['se']):>14}{row['points']:9.2f}  " + "".join(
             _pct(row[f"P>={k}"]) for k in range(1, n + 1))
@@ -311,7 +312,7 @@ def plot(a: BidAnalysis, path) -> None:
     names = list(a.choices.index)
     cols = min(5, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.6 * rows + 1.0), sharex=True, sharey=True,
+    fig, axes = plt.subplots(rows, cols, figsize=(max(3.2 * cols, 7.5), 2.6 * rows + 1.2), sharex=True, sharey=True,
                              squeeze=False, layout="constrained")
     ks = np.arange(0, n + 1)
     rec = s.get("recommended") or s.get("named")
@@ -356,6 +357,7 @@ def plot(a: BidAnalysis, path) -> None:
     fig.legend(list(legend.values()), list(legend.keys()), loc="outside lower center", ncols=2, fontsize=8,
                frameon=False)
     fig.suptitle(f"{a.variant.id} bid: seat {a.seat + 1} ({a.role}), hand {format_hand(a.hand, symbols=True)}\n"
-                 f"seed {a.seed}, {plural(a.samples, 'sample')}; ★ recommended game", fontsize=10)
+                 f"seed {a.seed}, {plural(a.samples, 'sample')}; ★ {'the named' if s.get('named') else 'recommended'} game",
+                 fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)

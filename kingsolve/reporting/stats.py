@@ -224,7 +224,7 @@ def to_csv(s: Summary) -> str:
                     _clean(None if s.lead_worth_se is None else s.lead_worth_se.get(label))]
             w.writerow([run["variant"], " ".join(run["options"]), run["seed"], run["deals"], run["hand_size"],
                         run["leader"], name, trump, p, "" if cnt is None else cnt]
-                       + ["" if v is None else v for v in vals] + [int(_few(cnt))])
+                       + ["" if v is None else v for v in vals] + [int(cnt is None or _few(cnt))])
     return buf.getvalue().rstrip("\n")
 
 

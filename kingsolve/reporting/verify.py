@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
-from ..verify import RecordReport, seats_of, slot_choices, slot_deal_shares
+from ..verify import SD_MARK_CONFIDENCE, RecordReport, seats_of, slot_choices, slot_deal_shares
 from .text import plural, trick_line
 
 
@@ -197,12 +197,20 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         seats, winners = seats_of(setup, rep.reading.cards)
         if rep.analysed_layouts <= 1:
             lay = ""
-        elif rep.marks_sampled:
-            lay = (f", over {plural(rep.analysed_layouts, 'deal')} sampled of its {rep.marks_of:,} (seed {rep.seed}): "
-                   f"a mark is a loss in each")
         else:
-            lay = f", over all {rep.analysed_layouts} of its deals: a mark is a loss in each"
+            agree = " that agree with the claims" if rep.marks_from_claims else ""
+            if rep.marks_sampled:
+                lay = (f", over {rep.analysed_layouts} deals sampled of the {rep.marks_of:,} of its deals{agree} "
+                       f"(seed {rep.seed}): a mark is a loss in each")
+            else:
+                lay = f", over all {rep.analysed_layouts} of its deals{agree}: a mark is a loss in each"
         lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
+        if rep.single_samples:
+            hands = ("" if rep.single_deals <= 1 else
+                     f", holding his hand of each of {rep.single_deals} of those deals (the record does not show it)")
+            lines.append(f"    single-dummy: each play also graded by what its player saw (his hand, the talon, the "
+                         f"tricks so far){hands}, the unseen cards dealt {rep.single_samples} ways (seed {rep.seed}); "
+                         f"? when the card played is worse with {100 * SD_MARK_CONFIDENCE:.0f}% confidence")
         by_trick = {}
         for m in rep.marks:
             by_trick.setdefault(m.trick, []).append(m)
@@ -215,6 +223,19 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                     rng = f" (up to {m.loss_max})" if m.loss_max != m.loss else ""
                     lines.append(f"          {card_symbol(m.card)}{m.mark} seat {m.seat}: {_points(m.value)}, "
                                  f"best {best} {_points(m.best)}: loses {m.loss}{rng}")
+                sd = m.single
+                if sd is not None and (m.mark or sd.mark):
+                    best = "/".join(card_symbol(x) for x in sd.best_cards)
+                    if sd.mark:
+                        verdict = (f"loses {sd.loss:.2f} ± {sd.loss_se:.2f} against {best} "
+                                   f"({sd.best:+.2f}): a mistake from what the player saw")
+                    elif sd.loss == 0:
+                        verdict = "the best a player could choose from what he saw"
+                    else:
+                        verdict = (f"within {sd.loss:.2f} ± {sd.loss_se:.2f} of {best}: no clear mistake from what "
+                                   f"the player saw")
+                    lines.append(f"          {card_symbol(m.card)}{sd.mark or ' '} single-dummy: {sd.value:+.2f}, "
+                                 f"{verdict}")
     verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS", "undecided": "UNDECIDED"}[_status(rep)]
     lines.append(f"  verdict: {verdict}")
     return "\n".join(lines)
@@ -289,9 +310,18 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
         out["claims"].append(item)
     out["plays"] = [{"trick": m.trick, "seat": m.seat, "card": card_str(m.card), "value": m.value, "best": m.best,
                      "best_cards": [card_str(x) for x in m.best_cards], "loss": m.loss, "loss_max": m.loss_max,
-                     "layouts": m.layouts, "mark": m.mark} for m in rep.marks]
-    out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled}
+                     "layouts": m.layouts, "mark": m.mark,
+                     **({"single_dummy": _single(m.single)} if m.single is not None else {})} for m in rep.marks]
+    out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled,
+                         "agreeing_with_claims": rep.marks_from_claims}
     return out
+
+
+def _single(sd) -> dict:
+    return {"value": round(sd.value, 6), "best": round(sd.best, 6), "best_cards": [card_str(x) for x in sd.best_cards],
+            "loss": round(sd.loss, 6), "loss_se": round(sd.loss_se, 6),
+            "p_played_better": round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
+            "mark": sd.mark}
 
 
 def to_json(rep: RecordReport, max_completions: int = 20) -> str:
