@@ -405,7 +405,8 @@ class ReferenceSolver:
     interface (``value(deal, side)``, ``card_values(deal, side)``): the oracle
     for small positions (a few cards a hand), far too slow for whole deals."""
 
-    def value(self, deal, side: int, guess=None) -> int:
+    def value(self, deal, side: int, guess=None, deadline=None) -> int:
+        # (no time limit: the positions it can solve take moments)
         from . import reference
         return reference.value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
 

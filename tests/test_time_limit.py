@@ -129,6 +129,10 @@ def test_cli_table_with_a_time_limit():
     assert r.exit_code == 0 and "L..H: the time limit ran out" in r.output
     r = run("table", LAYOUT, "-V", "king52", "--time-limit", "0")
     assert r.exit_code == 2
+    # the reference solver (tiny end positions) takes the option and needs no limit
+    r = run("table", "1:.A7.. .K8.. K8...", "-V", "ua3", "--reference", "-C", "no-hearts", "--time-limit", "1",
+            "-F", "json")
+    assert r.exit_code == 0 and json.loads(r.output)["rows"][0]["values"] == [-4, -4, 0], r.output
 
 
 def test_solve_reports_each_side_in_order_as_soon_as_it_and_those_before_are_known(monkeypatch):
