@@ -1,32 +1,60 @@
 """``kingsolve advise``: which card to play, or which deal type to order, from what a seat can see."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ..advise import advise_record, order_advice, play_advice
 from ..cards import parse_cards
-from ..errors import KingsolveError
+from ..errors import InvalidLayoutError, KingsolveError
 from ..kdn import parse_kdn
-from ..layout import parse_hand
+from ..layout import parse_hand, parse_seat
 from ..reporting import advise as report
 from ..variants import VARIANT_IDS, get_variant, parse_trump
-from .common import (
-    InputError, check_plot_path, default_jobs, emit, known_option, output_options, progress_option, read_sources,
-    seat_option, show_progress,
-)
+from .common import InputError, default_jobs, emit, output_options, progress_option, show_progress
+
+
+def _seat(text, n, what):
+    try:
+        return parse_seat(text, n)
+    except InvalidLayoutError as err:
+        raise InputError(f"{what}: {err}") from err
+
+
+def _known(items, n):
+    out = []
+    for item in items:
+        who, sep, cards = item.partition(":")
+        if not sep or not cards.strip():
+            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
+        seat = "talon" if who.strip().lower() == "talon" else _seat(who, n, f"--known {item!r}")
+        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
+    return out
+
+
+def _plot_format_ok(path: str) -> None:
+    # refused before any work: an extension matplotlib cannot write
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    from matplotlib.figure import Figure
+    kinds = Figure().canvas.get_supported_filetypes()
+    if ext not in kinds:
+        raise InputError(f"--plot {path}: cannot write a {ext or 'file without an extension'} plot "
+                         f"(use one of: {', '.join(sorted(kinds))})")
 
 
 def _record(path: str):
-    (name, text), *more = list(read_sources(path))
-    if more:
-        raise InputError(f"{path}: a directory of records; advise reads one record (give its file)")
-    records = [r for r in parse_kdn(text, source=name) if r.tricks or any(k != "Play" for k in r.tags)]
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
+    records = [r for r in parse_kdn(text, source=path) if r.tricks or any(k != "Play" for k in r.tags)]
     if not records:
-        raise InputError(f"{name}: no KDN records")
+        raise InputError(f"{path}: no KDN records")
     if len(records) > 1:
-        raise InputError(f"{name}: {len(records)} records; advise reads one (give a file with one record)")
+        raise InputError(f"{path}: {len(records)} records; advise reads one (give a file with one record)")
     return records[0]
 
 
@@ -93,7 +121,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
       kingsolve advise -f examples/3_bought_trump.kdn --at 4
       kingsolve advise --order -V ru4 -s 1 -H "♠AK7 ♥Q9 ♦J8 ♣7" --left no-king,plus-tricks"""
     if plot_path:
-        check_plot_path(plot_path)
+        _plot_format_ok(plot_path)
     if scheduler and jobs != 1:
         raise InputError("give --jobs or --scheduler, not both (the cluster decides its own workers)")
     try:
@@ -114,9 +142,9 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         n = variant.n_seats
         samples = samples or 200
         types = [t.strip() for t in left.split(",") if t.strip()] if left else None
-        seat_k = seat_option(seat, n, "--seat")
+        seat_k = _seat(seat, n, "--seat")
         hand_mask = parse_hand(hand, where="--hand")
-        known_pairs = known_option(known, n)
+        known_pairs = _known(known, n)
         run = lambda bar: order_advice(variant, seat_k, hand_mask, left=types, known=known_pairs,  # noqa: E731
                                        samples=samples, progress=bar, **common)
     elif record_path:
@@ -130,7 +158,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         samples = samples or 500
         hand_mask = parse_hand(hand, where="--hand") if hand else None
         n = (variant or _record_variant(rec)).n_seats
-        known_pairs = known_option(known, n)
+        known_pairs = _known(known, n)
         run = lambda bar: advise_record(rec, at, variant=variant, hand=hand_mask, known=known_pairs,  # noqa: E731
                                         samples=samples, progress=bar, **common)
     else:
@@ -146,11 +174,11 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         except KingsolveError as err:
             raise InputError(str(err)) from err
         samples = samples or 500
-        seat_k = seat_option(seat, n, "--seat")
-        lead_k = seat_option(leader, n, "--leader")
+        seat_k = _seat(seat, n, "--seat")
+        lead_k = _seat(leader, n, "--leader")
         hand_mask = parse_hand(hand, where="--hand")
         cards = parse_cards(played) if played.strip() else []
-        known_pairs = known_option(known, n)
+        known_pairs = _known(known, n)
         run = lambda bar: play_advice(variant, contract, seat_k, hand_mask, leader=lead_k,  # noqa: E731
                                       played=cards, known=known_pairs, samples=samples, progress=bar, **common)
     bar = None

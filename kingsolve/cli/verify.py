@@ -1,6 +1,8 @@
 """``kingsolve verify``: check annotated deals (KDN records)."""
 from __future__ import annotations
 
+import os
+import sys
 
 import click
 
@@ -9,7 +11,28 @@ from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..knowledge import new_seed
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, verify_record
-from .common import InputError, VerificationFailed, read_sources
+from .common import InputError, VerificationFailed
+
+
+def _sources(path: str):
+    """(name, text) of each file to read: FILE, every *.kdn of DIR (sorted), or stdin for '-'."""
+    if path == "-":
+        yield "-", sys.stdin.read()
+        return
+    if os.path.isdir(path):
+        names = sorted(f for f in os.listdir(path) if f.endswith(".kdn"))
+        if not names:
+            raise InputError(f"{path}: no .kdn files in this directory")
+        for f in names:
+            yield from _sources(os.path.join(path, f))
+        return
+    try:
+        with open(path, encoding="utf-8") as fh:
+            yield path, fh.read()
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
+    except OSError as err:
+        raise InputError(f"{path}: {err.strerror}") from err
 
 
 @click.command()
@@ -72,7 +95,7 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     bad = []
     first = True
     written = []
-    for name, text in read_sources(path):
+    for name, text in _sources(path):
         records = parse_kdn(text, source=name, strict=strict)
         if not records:
             raise InputError(f"{name}: no KDN records")
