@@ -64,9 +64,17 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
         for _ in range(runs):
             solver = solver_for(lay.hand_size, tt_log2) if jobs == 1 else None
             stamps = []
+            cells = [0]
+
+            def tick(k, stamps=stamps, cells=cells):
+                # progress counts cells: a row's time ends with its last cell
+                rows_before = cells[0] // variant.n_seats
+                cells[0] += k
+                stamps.extend([time.perf_counter()] * (cells[0] // variant.n_seats - rows_before))
+
             t0 = time.perf_counter()
             make_table(lay, variant, leader=0, contracts=contracts, solver=solver, jobs=jobs, tt_log2=tt_log2,
-                       progress=lambda: stamps.append(time.perf_counter()))
+                       progress=tick)
             for c, t_prev, t_row in zip(contracts, [t0] + stamps, stamps):
                 per_contract[contract_label(c)].append(t_row - t_prev)
             times.append(stamps[-1] - t0)

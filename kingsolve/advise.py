@@ -33,7 +33,8 @@ import pandas as pd
 from .cards import card_str, card_symbol, cards_of, count, rank_of, suit_of
 from .engine import Position, legal_mask
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
-from .knowledge import Observation, new_seed, observe
+from .knowledge import Observation, observe
+from .seeds import fresh_seed
 from .solver import Deal, solver_for
 from .variants import MIRROR_CONTRACTS, PENALTY_CONTRACTS, Contract, Variant
 from .workers import StoppablePool
@@ -313,7 +314,7 @@ def play_advice(variant: Variant, contract: Contract, seat: int, hand: int, *, l
     lead), ``known`` (seat or "talon", mask) pairs of other cards it saw.
     It must be ``seat``'s turn after ``played``.  Seats 0-based."""
     _check_samples(samples, seed)
-    seed = new_seed() if seed is None else int(seed)
+    seed = fresh_seed() if seed is None else int(seed)
     rules = contract.deal_rules()
     obs = observe(variant, rules, seat=seat, hand=hand, leader=leader, plays=list(played), known=known)
     if obs.trick_index >= rules.n_tricks:
@@ -371,7 +372,7 @@ def order_advice(variant: Variant, seat: int, hand: int, *, left=None, known=(),
             raise InvalidRulesError(f"--left: {bad[0]!r} is not a deal type one may order in {variant.id} "
                                     f"(choose from {', '.join(types)})")
         types = tuple(t for t in types if t in set(left))
-    seed = new_seed() if seed is None else int(seed)
+    seed = fresh_seed() if seed is None else int(seed)
     contracts = [variant.contract(t) for t in types]
     rules = contracts[0].deal_rules()
     obs = observe(variant, rules, seat=seat, hand=hand, leader=seat, known=known)

@@ -55,11 +55,6 @@ TALON = "talon"
 
 # --------------------------------------------------------------------------- random streams
 
-def new_seed() -> int:
-    """A fresh seed short enough to retype (below 2^32)."""
-    return int(np.random.SeedSequence().generate_state(1)[0])
-
-
 def rng_for(seed: int, *key: int) -> np.random.Generator:
     """The independent random stream ``key`` (e.g. a sample's index) of a run with ``seed``."""
     return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=tuple(int(k) for k in key)))

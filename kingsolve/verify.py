@@ -51,10 +51,12 @@ from .cards import (
 from .engine import Position, replay, trick_value, trick_winner
 from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
 from .kdn import BARE, CARD, UNKNOWN, Record
-from .knowledge import Knowledge, can_deal, from_constraints, new_seed, rng_for, uniform_below
+from .knowledge import Knowledge, can_deal, from_constraints, rng_for, uniform_below
+from .seeds import fresh_seed
+from .reporting.text import plural
 from .layout import Layout, parse_seat
 from .solver import Deal, solver_for
-from .variants import GAME_CONTRACTS, get_variant, parse_trump
+from .variants import GAME_CONTRACTS, get_variant, parse_contract
 
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_READINGS = 20_000       # the search stops counting here
@@ -125,8 +127,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
         raise _tag_error(rec, "Contract", "the record has no [Contract] tag")
     trump_text = rec.tags.get("Trump")
     try:
-        trump = "default" if trump_text is None else parse_trump(trump_text)
-        contract = variant.contract(name, trump)
+        contract = parse_contract(variant, name, trump_text)
     except KingsolveError as err:
         raise _tag_error(rec, "Contract", f"[Contract {name!r}]: {err}", name) from err
     n = variant.n_seats
@@ -157,7 +158,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
     size = rec.layout.hand_size if rec.layout is not None else variant.hand_size
     deck = rec.layout.cards if rec.layout is not None else variant.deck
     if rec.layout is not None and size < variant.hand_size:
-        notes.append(f"the [Layout] holds {size} cards a hand: an end position, the last {size} tricks of the deal")
+        notes.append(f"the [Layout] holds {plural(size, 'card')} a hand: an end position, the last {plural(size, 'trick')} of the deal")
     hidden = variant.hidden_talon if rec.layout is None else 0
     return Setup(variant, contract, contract.deal_rules(size), leader, bought, notes, size=size, deck=deck,
                  hidden=hidden)
@@ -545,17 +546,10 @@ def printed_result(setup: Setup, cards, start: int = 0):
 
 
 def settle(setup: Setup, points, tricks):
-    """Points and tricks per seat after a bought game's debt is handed over
-    (the buyer gives the seller N of his tricks: куплена за N хабарів)."""
-    points, tricks = list(points), list(tricks)
-    b = setup.bought
-    if b is not None:
-        per = setup.contract.per_trick
-        tricks[b.buyer] -= b.tricks
-        tricks[b.seller] += b.tricks
-        points[b.buyer] -= b.tricks * per
-        points[b.seller] += b.tricks * per
-    return points, tricks
+    """Points and tricks per seat after a sold game is settled (the хваленки
+    debt, куплена за N хабарів, or a king52 auction: kingsolve.settlement)."""
+    from .settlement import settle_sold_game
+    return settle_sold_game(setup.contract, setup.bought, points, tricks)
 
 
 def _trick_rules(setup: Setup):
@@ -839,7 +833,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     checked keeps the deals finished (``interrupted``)."""
     setup = setup_record(rec, variant)
     rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
-    rep.seed = new_seed() if seed is None else int(seed)
+    rep.seed = fresh_seed() if seed is None else int(seed)
     if single_dummy and not marks:
         raise InvalidRulesError("single-dummy marks go with the double-dummy marks (drop --no-marks)")
     if claim_layouts is not None and claim_layouts < 1:
@@ -923,7 +917,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
             rep.interrupted = True
         rep.claims_checked = checked
         if rep.interrupted:
-            rep.notes.append(f"interrupted: the claims were checked on the {checked} deals finished")
+            rep.notes.append(f"interrupted: the claims were checked on the {plural(checked, 'deal')} finished")
     checks = [ClaimCheck(t, sampled=rep.claims_sampled, deals=total,
                          truncated=rep.claims_sampled or rep.interrupted) for t in targets]
     matched = {k for k, x in per.items() if x[2]}

@@ -46,7 +46,7 @@ def test_plot(tmp_path):
     r = run(*PLAY, "--plot", out)
     assert r.exit_code == 0 and out.stat().st_size > 1000
     bad = run(*PLAY, "--plot", tmp_path / "cards.txt")
-    assert bad.exit_code == 2 and "cannot write a txt plot" in bad.stderr and not bad.stdout
+    assert bad.exit_code == 2 and "cannot write .txt" in bad.stderr and not bad.stdout
 
 
 def test_order():

@@ -1454,6 +1454,16 @@ def test_threads_with_one_search_each():
     assert results == serial
 
 
+def test_the_product_build_leaves_the_order_oracle_out_and_says_so():
+    # issue 32: the benchmark's memo is not consulted in the product's search
+    from kingsolve import _core
+    if _core.ORDER_ORACLE:
+        pytest.skip("built with KINGSOLVE_ORDER_ORACLE=1")
+    with pytest.raises(RuntimeError, match="KINGSOLVE_ORDER_ORACLE=1"):
+        Search(16).order_oracle(16)
+    Search(16).order_oracle(0)                # no memo asked for: nothing to refuse
+
+
 def test_order_oracle_replays_the_refutations_and_never_changes_a_value():
     # Search.order_oracle (benchmarks/bench_ordering.py): a query answered
     # again on an emptied table, its cut-off cards tried first, gives the
@@ -1463,6 +1473,9 @@ def test_order_oracle_replays_the_refutations_and_never_changes_a_value():
     from kingsolve.layout import Layout
     from kingsolve.solver import Deal, Solver
     from kingsolve.variants import get_variant
+    from kingsolve import _core
+    if not _core.ORDER_ORACLE:
+        pytest.skip("order_oracle is compiled in only with KINGSOLVE_ORDER_ORACLE=1")
     variant = get_variant("ua3")
     layout = Layout.from_str("1:Q7.K987.K7.KQ K.A.AJ8.JT987 JT98.QJT.QT9.")
     deal = Deal.from_layout(variant.contract("no-boys"), layout, 0)

@@ -298,7 +298,7 @@ def test_position_properties():
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "S7 S8 S9 ST", 0, "4 cards on the table"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "S7 S7", 0, "♠7 is on the table twice"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "SA", 0, "♠A is held twice"),
-    ("1:A.7.. K... Q.9.. J.T..", 0, "", 0, "seat 2 holds 1 cards, expected 2"),
+    ("1:A.7.. K... Q.9.. J.T..", 0, "", 0, "seat 2 holds 1 card, expected 2"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "", 1, "exceeds the deal's 2 tricks"),
 ])
 def test_check_position_rejects(hands, leader, trick, index, needle):

@@ -1,7 +1,6 @@
 """``kingsolve advise``: which card to play, or which deal type to order, from what a seat can see."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -12,8 +11,10 @@ from ..errors import InvalidLayoutError, KingsolveError
 from ..kdn import parse_kdn
 from ..layout import parse_hand, parse_seat
 from ..reporting import advise as report
-from ..variants import VARIANT_IDS, get_variant, parse_trump
-from .common import InputError, default_jobs, emit, output_options, progress_option, show_progress
+from ..reporting.text import plural
+from ..records import holds_a_deal
+from ..variants import VARIANT_IDS, get_variant, parse_contract
+from .common import PLOT_PATH, InputError, read_text, default_jobs, emit, output_options, progress_option, show_progress
 
 
 def _seat(text, n, what):
@@ -34,23 +35,8 @@ def _known(items, n):
     return out
 
 
-def _plot_format_ok(path: str) -> None:
-    # refused before any work: an extension matplotlib cannot write
-    ext = os.path.splitext(path)[1].lower().lstrip(".")
-    from matplotlib.figure import Figure
-    kinds = Figure().canvas.get_supported_filetypes()
-    if ext not in kinds:
-        raise InputError(f"--plot {path}: cannot write a {ext or 'file without an extension'} plot "
-                         f"(use one of: {', '.join(sorted(kinds))})")
-
-
 def _record(path: str):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
-    records = [r for r in parse_kdn(text, source=path) if r.tricks or any(k != "Play" for k in r.tags)]
+    records = [r for r in parse_kdn(read_text(path), source=path) if holds_a_deal(r)]
     if not records:
         raise InputError(f"{path}: no KDN records")
     if len(records) > 1:
@@ -95,7 +81,7 @@ def _record(path: str):
               help="Worker processes, each with its own solver; 0 = every core.  Results never depend on it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Solve on an existing Dask cluster (tcp://host:8786) instead of local processes.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+@click.option("--plot", "plot_path", type=PLOT_PATH, default=None, metavar="FILE.png",
               help="Also draw each option's points over the sampled deals to FILE.png.")
 @output_options
 @progress_option
@@ -120,8 +106,6 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
       kingsolve advise -V ua3 -c no-hearts -s 2 -H "…" --played "♠K ♠Q"
       kingsolve advise -f examples/3_bought_trump.kdn --at 4
       kingsolve advise --order -V ru4 -s 1 -H "♠AK7 ♥Q9 ♦J8 ♣7" --left no-king,plus-tricks"""
-    if plot_path:
-        _plot_format_ok(plot_path)
     if scheduler and jobs != 1:
         raise InputError("give --jobs or --scheduler, not both (the cluster decides its own workers)")
     try:
@@ -170,7 +154,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
             raise InputError("play advice needs --variant, --contract, --seat and --hand (or -f RECORD --at T)")
         n = variant.n_seats
         try:
-            contract = variant.contract(contract_name, "default" if trump is None else parse_trump(trump))
+            contract = parse_contract(variant, contract_name, trump)
         except KingsolveError as err:
             raise InputError(str(err)) from err
         samples = samples or 500
@@ -201,7 +185,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         report.plot(result, plot_path)
         click.echo(f"plot written to {plot_path}", err=True)
     if result.interrupted:
-        click.echo(f"interrupted: {result.samples} of {result.requested} samples finished (seed {result.seed})",
+        click.echo(f"interrupted: {result.samples} of {plural(result.requested, 'sample')} finished (seed {result.seed})",
                    err=True)
         raise click.exceptions.Exit(130)
 

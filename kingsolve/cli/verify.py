@@ -2,23 +2,19 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
 from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
-from ..knowledge import new_seed
+from ..seeds import fresh_seed
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, verify_record
-from .common import InputError, VerificationFailed
+from .common import InputError, VerificationFailed, read_text
 
 
 def _sources(path: str):
     """(name, text) of each file to read: FILE, every *.kdn of DIR (sorted), or stdin for '-'."""
-    if path == "-":
-        yield "-", sys.stdin.read()
-        return
     if os.path.isdir(path):
         names = sorted(f for f in os.listdir(path) if f.endswith(".kdn"))
         if not names:
@@ -26,13 +22,7 @@ def _sources(path: str):
         for f in names:
             yield from _sources(os.path.join(path, f))
         return
-    try:
-        with open(path, encoding="utf-8") as fh:
-            yield path, fh.read()
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
-    except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from err
+    yield path, read_text(path)
 
 
 @click.command()
@@ -91,7 +81,7 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     if single_dummy and no_marks:
         raise InputError("--single-dummy grades the plays next to the double-dummy marks: drop --no-marks")
     variant = get_variant(variant_id, options) if variant_id else None
-    seed = new_seed() if seed is None else seed
+    seed = fresh_seed() if seed is None else seed
     bad = []
     first = True
     written = []

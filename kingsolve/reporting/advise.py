@@ -12,6 +12,7 @@ import numpy as np
 from ..advise import Advice
 from ..cards import card_str, card_symbol, cards_of
 from ..layout import format_hand
+from .text import plural
 
 
 def _num(x):
@@ -47,7 +48,7 @@ def header_lines(a: Advice) -> list:
     else:
         lines = [f"kingsolve advise --order: {v.id}, seat {a.seat + 1} orders and leads",
                  f"hand: {format_hand(a.hand, symbols=True)}"]
-    s = f"seed {a.seed}, {a.samples} deals sampled uniformly of {a.deals:,} consistent with what the seat sees"
+    s = f"seed {a.seed}, {plural(a.samples, 'deal')} sampled uniformly of {a.deals:,} consistent with what the seat sees"
     if a.interrupted:
         s += f" (interrupted: {a.samples} of {a.requested} finished)"
     lines.append(s)
@@ -158,7 +159,7 @@ def plot(a: Advice, path) -> None:
     axes[-1, 0].set_xlim(lo - 1, hi + 1)
     title = (f"{a.variant.id} {a.contract.name}: seat {a.seat + 1}'s cards" if a.kind == "play"
              else f"{a.variant.id}: seat {a.seat + 1} ordering, hand {format_hand(a.hand, symbols=True)}")
-    fig.suptitle(f"{title}\nseed {a.seed}, {a.samples} deals; red line = mean; bars = share of the deals",
+    fig.suptitle(f"{title}\nseed {a.seed}, {plural(a.samples, 'deal')}; red line = mean; bars = share of the deals",
                  fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)

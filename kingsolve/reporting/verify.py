@@ -5,6 +5,7 @@ import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
 from ..verify import SD_MARK_CONFIDENCE, RecordReport, seats_of, slot_choices, slot_deal_shares
+from .text import plural, trick_line
 
 
 def _status(rep: RecordReport) -> str:
@@ -48,7 +49,7 @@ def hand_diagram(hands, title="", indent="    ", extra=None) -> list[str]:
 
 
 def _tricks(k: int) -> str:
-    return f"{k} trick" + ("" if k == 1 else "s")
+    return plural(k, "trick")
 
 
 def _points(v: int) -> str:
@@ -57,7 +58,7 @@ def _points(v: int) -> str:
 
 def _share(c) -> str:
     """"holds in 1234 of 5000 deals sampled of 2,718,281 (24.7% ± 0.6%)"."""
-    return (f"{c.holding} of {c.layouts} deals sampled of {c.deals:,} "
+    return (f"{c.holding} of {plural(c.layouts, 'deal')} sampled of {c.deals:,} "
             f"({c.share:.1%} ± {c.se:.1%})")
 
 
@@ -68,11 +69,11 @@ def _claim_line(c, finished=True) -> str:
         got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
         return f"{head}: holds — {got}" + ("" if finished else " with best play from where the record stops")
     if c.status == "holds":
-        return f"{head}: holds in all {c.layouts} layouts"
+        return f"{head}: holds in all {plural(c.layouts, 'layout')}"
     if c.status == "undecided":
         if c.sampled:
-            return f"{head}: holds in none of the {c.layouts} deals sampled of {c.deals:,}: undecided"
-        return (f"{head}: holds in none of the {c.layouts} layouts checked, but not every layout was checked "
+            return f"{head}: holds in none of the {plural(c.layouts, 'deal')} sampled of {c.deals:,}: undecided"
+        return (f"{head}: holds in none of the {plural(c.layouts, 'layout')} checked, but not every layout was checked "
                 f"(interrupted): undecided")
     got = c.example_fail["values"] if c.example_fail else {}
     vals = " ".join(f"{s}:{v}" for s, v in got.items())
@@ -80,15 +81,15 @@ def _claim_line(c, finished=True) -> str:
         if c.layouts == 1:
             how = "the play gives" if finished else "with best play from where the record stops:"
             return f"{head}: FAILS — {how} {vals}"
-        return f"{head}: FAILS in all {c.layouts} layouts, e.g. {c.example_fail['layout']} gives {vals}"
+        return f"{head}: FAILS in all {plural(c.layouts, 'layout')}, e.g. {c.example_fail['layout']} gives {vals}"
     if c.sampled:
         if c.holding == c.layouts:
-            return f"{head}: holds in all {c.layouts} deals sampled of {c.deals:,}, so it is likely but not proven"
+            return f"{head}: holds in all {plural(c.layouts, 'deal')} sampled of {c.deals:,}, so it is likely but not proven"
         return (f"{head}: holds in {_share(c)}, so it does not follow from the printed play alone; "
                 f"it fails e.g. in {c.example_fail['layout']} ({vals})")
     if c.holding == c.layouts:   # interrupted before every deal was checked
-        return f"{head}: holds in all {c.layouts} layouts checked (interrupted: not every layout was checked)"
-    return (f"{head}: holds in {c.holding} of {c.layouts} layouts" + (" checked" if c.truncated else "")
+        return f"{head}: holds in all {plural(c.layouts, 'layout')} checked (interrupted: not every layout was checked)"
+    return (f"{head}: holds in {c.holding} of {plural(c.layouts, 'layout')}" + (" checked" if c.truncated else "")
             + f", so it does not follow from the printed play alone; it fails e.g. in {c.example_fail['layout']} ({vals})")
 
 
@@ -167,7 +168,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
             agree = f"; {rep.n_matching} of those checked agree with the claims"
         else:
             agree = ""
-        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen; {rep.layouts_total:,} deals consistent with "
+        lines.append(f"  Hands: {plural(bin(unseen).count('1'), 'card')} never seen; {rep.layouts_total:,} deal{'' if rep.layouts_total == 1 else 's'} consistent with "
                      f"{src}the play{over}{agree}")
         what = "the deals that agree with the claims" if rep.certain_from == "claims" else "every deal the play allows"
         lines.extend(hand_diagram(rep.certain, f"  held in {what}, [may also have held]:", extra=rep.possible))
@@ -187,7 +188,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                          + "  ".join(f"seat {s + 1} {_tricks(sc['tricks'][s])} {_points(sc['points'][s])}" for s in range(n)))
     else:
         done = len(rep.reading.cards) // n
-        lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
+        lines.append(f"  Unfinished: stops after {plural(len(rep.reading.cards), 'card')} (trick {done + 1}); so far "
                      + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
     for chk in rep.claims:
         lines.append("  " + _claim_line(chk, rep.finished))
@@ -214,9 +215,8 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         for m in rep.marks:
             by_trick.setdefault(m.trick, []).append(m)
         for t, ms in by_trick.items():
-            cards = "  ".join(card_symbol(m.card) + m.mark for m in ms)
-            win = f"   seat {winners[t - 1] + 1} wins" if t - 1 < len(winners) else ""
-            lines.append(f"    {t:>2}. seat {ms[0].seat} leads: {cards}{win}")
+            lines.append("    " + trick_line(t, ms[0].seat, [card_symbol(m.card) + m.mark for m in ms],
+                                              winners[t - 1] + 1 if t - 1 < len(winners) else None))
             for m in ms:
                 if m.mark:
                     best = "/".join(card_symbol(x) for x in m.best_cards)
