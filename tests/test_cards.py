@@ -1,6 +1,7 @@
 """kingsolve.cards: card indices, masks, and every spelling of a card (RULES.md §6)."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
+from strategies import examples
 
 from kingsolve.cards import (
     ACE, ALL_CARDS, CLUBS, DIAMONDS, HEARTS, JACK, KING, QUEEN, SPADES, SUIT_MASKS, TEN, bit, card, card_str,
@@ -106,7 +107,7 @@ def test_parse_cards_list():
         parse_cards("SA Q♠♠ C2")
 
 
-@settings(max_examples=200)
+@examples(200)
 @given(st.sampled_from(ALL), st.data())
 def test_round_trip_every_spelling(c, data):
     """Any card, written in any accepted alphabet and order, reads back as itself."""

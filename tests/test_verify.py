@@ -295,9 +295,9 @@ def test_missing_tags_are_read_errors():
 
 # ---------------------------------------------------------------- random records, every variant and contract
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, strategies as st  # noqa: E402
 
-from strategies import VARIANT_CONFIGS, all_contracts, random_hands  # noqa: E402
+from strategies import VARIANT_CONFIGS, all_contracts, examples, random_hands  # noqa: E402
 from kingsolve.cards import rank_letter, rank_of, TEN  # noqa: E402
 import random  # noqa: E402
 
@@ -306,7 +306,7 @@ def _bare(x):
     return "10" if rank_of(x) == TEN else rank_letter(rank_of(x))
 
 
-@settings(max_examples=30)
+@examples(30)
 @given(config=st.sampled_from(VARIANT_CONFIGS), seed=st.integers(0, 10 ** 6))
 def test_random_records_the_truth_is_a_reading_and_every_layout_replays(config, seed):
     # A random deal and a random legal play, printed with some suits lost and some cards
