@@ -186,3 +186,20 @@ def test_a_dask_cluster_gives_the_same_result():
         there = play_advice(UA3, con, seat, hands[seat], played=cards, samples=25, seed=3,
                             scheduler=cluster.scheduler_address)
     assert np.array_equal(here.values, there.values)
+
+
+def test_a_seat_that_must_duck():
+    # ua3 no-tricks (-2 a trick).  Seat 1 wins the first eight tricks; at trick 9 it leads ♠8,
+    # seat 2 plays ♠9, and seat 3 holds ♠K ♠7.  Seat 2 showed out of hearts at trick 8, so it
+    # holds the ♦7 and seat 1 the ♥7: one deal only.  Ducking (♠7) gives seat 2 the trick and
+    # its ♦7 lead lets seat 3 throw the ♠K: 0.  The ♠K takes trick 9 and the ♠7 is then led
+    # into two cards of other suits: -4.
+    hands = ["♠Q8 ♥AJ87 ♦AJ ♣KJ", "♠J9 ♥KT ♦KT87 ♣QT", "♠KT7 ♥Q9 ♦Q9 ♣987"]
+    play_text = "♠Q ♠J ♠10 ♥A ♥K ♥Q ♥J ♥10 ♥9 ♦A ♦K ♦Q ♦J ♦10 ♦9 ♣K ♣Q ♣9 ♣J ♣10 ♣8 ♥8 ♦8 ♣7 ♠8 ♠9"
+    from kingsolve.cards import parse_cards
+    a = play_advice(UA3, UA3.contract("no-tricks"), 2, parse_hand(hands[2]), played=parse_cards(play_text),
+                    samples=5, seed=1)
+    assert a.deals == 1
+    assert a.summary["recommended"] == "S7" and a.summary["p_second_better"] == 0.0
+    assert a.table.loc["S7", "mean"] == 0 and a.table.loc["SK", "mean"] == -4
+    assert a.table.loc["S7", "p_best"] == 1 and a.table.loc["SK", "p_best"] == 0

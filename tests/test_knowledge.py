@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 from scipy.stats import chisquare
 
 from kingsolve.cards import bit, cards_of, count, parse_card
@@ -18,7 +18,7 @@ from kingsolve.knowledge import TALON, Knowledge, from_constraints, observe, uni
 from kingsolve.layout import parse_hand
 from kingsolve.variants import get_variant
 
-from strategies import VARIANT_CONFIGS, all_contracts, random_hands
+from strategies import VARIANT_CONFIGS, all_contracts, examples, random_hands
 
 
 def c(text):
@@ -59,7 +59,7 @@ def small_knowledge(draw):
     return from_constraints(holders, unknown, need, forbidden, known=known)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(small_knowledge())
 def test_count_deals_and_marginals_equal_brute_force(k):
     every = brute_force(k)
@@ -90,7 +90,7 @@ def _or(masks):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(small_knowledge(), st.integers(0, 2 ** 32 - 1))
 def test_every_sample_is_consistent(k, seed):
     if not k.count:
@@ -205,7 +205,7 @@ def test_ru3_hidden_talon_is_one_more_holder():
     assert count(d[3]) == 2 and d[3] >> c("D8") & 1
 
 
-@settings(max_examples=40, deadline=None)
+@examples(40)
 @given(config=st.sampled_from(VARIANT_CONFIGS), seed=st.integers(0, 10 ** 6))
 def test_random_play_the_truth_is_consistent_and_every_sample_replays(config, seed):
     # A random deal and legal play, seen by one seat: the true deal is among the consistent

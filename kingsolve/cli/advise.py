@@ -7,32 +7,14 @@ import click
 
 from ..advise import advise_record, order_advice, play_advice
 from ..cards import parse_cards
-from ..errors import InvalidLayoutError, KingsolveError
+from ..errors import KingsolveError
 from ..kdn import parse_kdn
-from ..layout import parse_hand, parse_seat
+from ..layout import parse_hand
 from ..reporting import advise as report
 from ..reporting.text import plural
 from ..records import holds_a_deal
 from ..variants import VARIANT_IDS, get_variant, parse_contract
-from .common import PLOT_PATH, InputError, read_text, default_jobs, emit, output_options, progress_option, show_progress
-
-
-def _seat(text, n, what):
-    try:
-        return parse_seat(text, n)
-    except InvalidLayoutError as err:
-        raise InputError(f"{what}: {err}") from err
-
-
-def _known(items, n):
-    out = []
-    for item in items:
-        who, sep, cards = item.partition(":")
-        if not sep or not cards.strip():
-            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
-        seat = "talon" if who.strip().lower() == "talon" else _seat(who, n, f"--known {item!r}")
-        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
-    return out
+from .common import PLOT_PATH, known_option, seat_option, InputError, read_text, default_jobs, emit, output_options, progress_option, show_progress
 
 
 def _record(path: str):
@@ -126,9 +108,9 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         n = variant.n_seats
         samples = samples or 200
         types = [t.strip() for t in left.split(",") if t.strip()] if left else None
-        seat_k = _seat(seat, n, "--seat")
+        seat_k = seat_option(seat, n, "--seat")
         hand_mask = parse_hand(hand, where="--hand")
-        known_pairs = _known(known, n)
+        known_pairs = known_option(known, n)
         run = lambda bar: order_advice(variant, seat_k, hand_mask, left=types, known=known_pairs,  # noqa: E731
                                        samples=samples, progress=bar, **common)
     elif record_path:
@@ -142,7 +124,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         samples = samples or 500
         hand_mask = parse_hand(hand, where="--hand") if hand else None
         n = (variant or _record_variant(rec)).n_seats
-        known_pairs = _known(known, n)
+        known_pairs = known_option(known, n)
         run = lambda bar: advise_record(rec, at, variant=variant, hand=hand_mask, known=known_pairs,  # noqa: E731
                                         samples=samples, progress=bar, **common)
     else:
@@ -158,11 +140,11 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         except KingsolveError as err:
             raise InputError(str(err)) from err
         samples = samples or 500
-        seat_k = _seat(seat, n, "--seat")
-        lead_k = _seat(leader, n, "--leader")
+        seat_k = seat_option(seat, n, "--seat")
+        lead_k = seat_option(leader, n, "--leader")
         hand_mask = parse_hand(hand, where="--hand")
         cards = parse_cards(played) if played.strip() else []
-        known_pairs = _known(known, n)
+        known_pairs = known_option(known, n)
         run = lambda bar: play_advice(variant, contract, seat_k, hand_mask, leader=lead_k,  # noqa: E731
                                       played=cards, known=known_pairs, samples=samples, progress=bar, **common)
     bar = None

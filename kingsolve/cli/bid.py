@@ -3,29 +3,10 @@ import sys
 import click
 
 from ..bid import ROLES, analyse
-from ..errors import InvalidLayoutError
-from ..layout import parse_hand, parse_seat
+from ..layout import parse_hand
 from ..reporting import bid as report
 from ..reporting.text import plural
-from .common import PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
-
-
-def _seat(text, n, what):
-    try:
-        return parse_seat(text, n)
-    except InvalidLayoutError as err:
-        raise InputError(f"{what}: {err}") from err
-
-
-def _known(items, n):
-    out = []
-    for item in items:
-        who, sep, cards = item.partition(":")
-        if not sep or not cards.strip():
-            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
-        seat = "talon" if who.strip().lower() == "talon" else _seat(who, n, f"--known {item!r}")
-        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
-    return out
+from .common import PLOT_PATH, known_option, seat_option, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
 
 
 @click.command()
@@ -91,10 +72,10 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
     Example: kingsolve bid -V ua3 --hand "97.KQJ.AKT9.K" --seat 3 --seller-trump C"""
     n = variant.n_seats
     hand_mask = parse_hand(hand, where="--hand")
-    seller_seat = _seat(seller, n, "--seller") if seller is not None else None
-    seat_k = _seat(seat, n, "--seat") if seat is not None else None
-    buyer_k = _seat(buyer, n, "--buyer") if buyer is not None else None
-    known_pairs = _known(known, n)
+    seller_seat = seat_option(seller, n, "--seller") if seller is not None else None
+    seat_k = seat_option(seat, n, "--seat") if seat is not None else None
+    buyer_k = seat_option(buyer, n, "--buyer") if buyer is not None else None
+    known_pairs = known_option(known, n)
     if scheduler and jobs != 1:
         raise InputError("give --jobs or --scheduler, not both (the cluster decides its own workers)")
     workers = default_jobs() if jobs == 0 else jobs

@@ -230,3 +230,28 @@ TT_SIZE_BYTES = "about 140 x 2^N bytes (175 x 2^N in penalty contracts with poin
 def default_jobs() -> int:
     """The cores this process may run on (what ``--jobs 0`` means)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def seat_option(text, n_seats: int, what: str) -> int:
+    """A seat given on the command line (``--seat``, ``--leader`` …), 0-based;
+    a bad one is an :class:`InputError` naming the option."""
+    from ..errors import InvalidLayoutError
+    from ..layout import parse_seat
+    try:
+        return parse_seat(text, n_seats)
+    except InvalidLayoutError as err:
+        raise InputError(f"{what}: {err}") from err
+
+
+def known_option(items, n_seats: int) -> list:
+    """``--known SEAT:CARDS`` items (``talon:CARDS`` for a hidden talon) as
+    (0-based seat or "talon", mask) pairs."""
+    from ..layout import parse_hand
+    out = []
+    for item in items:
+        who, sep, cards = item.partition(":")
+        if not sep or not cards.strip():
+            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
+        seat = "talon" if who.strip().lower() == "talon" else seat_option(who, n_seats, f"--known {item!r}")
+        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
+    return out
