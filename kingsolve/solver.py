@@ -1,6 +1,7 @@
 """The solver facade: layouts and contracts in, double-dummy values out.
 
-This is the only module that talks to the Cython core (``kingsolve._core``).
+This is the only module that talks to the Cython core (``kingsolve._core``),
+with :mod:`kingsolve.each` for the each-for-himself model.
 Everything is validated here, at the Python boundary, before it reaches C.
 
 A value is the signed points a side (one seat or any coalition of seats)

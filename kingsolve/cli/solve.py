@@ -70,11 +70,19 @@ def _layouts(layout, file, variant, contract, leader):
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many seats at once, in threads, each with its own table (0: every core). "
                    "Same results for any value.")
+@click.option("--model", type=click.Choice(["coalition", "each"]), default="coalition", show_default=True,
+              help="coalition: each seat (or the side) against all the others together, its guarantee; "
+                   "each: every seat plays for its own score, one row of points adding up to the deal's "
+                   "(see docs/each.md).")
+@click.option("--tie-break", type=click.Choice(["neutral", "pessimistic"]), default="neutral", show_default=True,
+              help="--model each: what a seat indifferent between cards that change the others' points "
+                   "plays: neutral its lowest card, pessimistic the one that holds down the best-placed "
+                   "other seat.")
 @time_limit_option("seat (its value, card values and line)")
 @progress_option
 @output_options
 def solve(layout, file, variant, contract, leader, player, side, trick, show_cards, show_line, tt_size, jobs,
-          time_limit, progress, fmt):
+          model, tie_break, time_limit, progress, fmt):
     """Double-dummy values of a layout under a contract.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND], hands clockwise from seat FIRST in
@@ -99,6 +107,15 @@ def solve(layout, file, variant, contract, leader, player, side, trick, show_car
         table = parse_cards(trick) if trick else ()
     except KingsolveError as err:
         raise InputError(f"--trick: {err}") from err
+    if model == "each":
+        if player or side:
+            raise InputError("--model each gives every seat's points: --player and --side do not apply")
+        if time_limit is not None:
+            raise InputError("--time-limit bounds --model coalition's searches; --model each has no interval to give")
+        from .each import solve_each_layouts
+        solve_each_layouts(itertools.chain([(where, lay, variant, contract, lead)], jobs_of), table=table,
+                           tie_break=tie_break, show_cards=show_cards, show_line=show_line, tt_size=tt_size, fmt=fmt)
+        return
     if jobs == 0:
         jobs = default_jobs()
     if sides is not None:

@@ -5,8 +5,8 @@ from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..reporting.text import plural
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import (PLOT_PATH, TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress,
-                     time_limit_option, variant_options)
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
+                     show_progress, time_limit_option, variant_options)
 
 
 @click.command()
@@ -23,10 +23,16 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, default_jobs, emit, output_option
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
               help="Use the pure-Python reference solver (small end positions only; slow).")
+@click.option("--model", type=click.Choice(["coalition", "each"]), default="coalition", show_default=True,
+              help="coalition: each seat against all the others together; each: every seat plays for its own "
+                   "score, a row of points adding up to the contract's (see docs/each.md).")
+@click.option("--tie-break", type=click.Choice(["neutral", "pessimistic"]), default="neutral", show_default=True,
+              help="--model each: what a seat indifferent between cards that change the others' points plays.")
 @time_limit_option("cell (one seat in one contract)")
 @progress_option
 @output_options
-def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, time_limit, progress, fmt):
+def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, model, tie_break, time_limit,
+          progress, fmt):
     """Every contract (and every trump) × every seat for one layout.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
@@ -36,6 +42,13 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     lay.check(variant)
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
+    if model == "each":
+        if plot_path or use_reference or time_limit is not None:
+            raise InputError("--model each: --plot, --reference and --time-limit do not apply")
+        from .each import each_table_command
+        each_table_command(lay, chosen, leader=lead, tie_break=tie_break, tt_size=tt_size, progress=progress,
+                           fmt=fmt)
+        return
     if jobs == 0:
         jobs = default_jobs()
     solver = None
