@@ -2,7 +2,10 @@
 
 ``pip install .`` is the whole build: Cython is a build requirement in
 pyproject.toml, and no generated C is checked in.  Set KINGSOLVE_DEBUG=1 to
-build with bounds checks and assertions on (a debug test run).
+build with bounds checks and assertions on (a debug test run), and
+KINGSOLVE_ORDER_ORACLE=1 to compile in the move-order memo of
+``benchmarks/bench_ordering.py`` (``Search.order_oracle``), which the product's
+search leaves out (add ``--force`` when switching, as the sources are unchanged).
 """
 import os
 import platform
@@ -11,6 +14,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("KINGSOLVE_DEBUG", "") not in ("", "0")
+ORDER_ORACLE = os.environ.get("KINGSOLVE_ORDER_ORACLE", "") not in ("", "0")
 
 directives = {
     "language_level": 3,
@@ -34,6 +38,7 @@ extensions = [
         ["ext/_core.pyx"],
         include_dirs=["ext"],
         extra_compile_args=(["-O0", "-g"] if DEBUG else ["-O3"]) + ARCH_FLAGS,
+        define_macros=[("KS_ORDER_ORACLE", "1")] if ORDER_ORACLE else [],
     )
 ]
 

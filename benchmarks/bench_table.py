@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 from kingsolve.cards import bit, cards_of  # noqa: E402
 from kingsolve.layout import Layout  # noqa: E402
-from kingsolve.solver import Deal, solver_for  # noqa: E402
+from kingsolve.solver import Deal, Interval, deadline_after, solver_for, timed_value  # noqa: E402
 from kingsolve.table import all_contracts, contract_label, make_table  # noqa: E402
 from kingsolve.variants import get_variant  # noqa: E402
 
@@ -64,9 +64,17 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
         for _ in range(runs):
             solver = solver_for(lay.hand_size, tt_log2) if jobs == 1 else None
             stamps = []
+            cells = [0]
+
+            def tick(k, stamps=stamps, cells=cells):
+                # progress counts cells: a row's time ends with its last cell
+                rows_before = cells[0] // variant.n_seats
+                cells[0] += k
+                stamps.extend([time.perf_counter()] * (cells[0] // variant.n_seats - rows_before))
+
             t0 = time.perf_counter()
             make_table(lay, variant, leader=0, contracts=contracts, solver=solver, jobs=jobs, tt_log2=tt_log2,
-                       progress=lambda: stamps.append(time.perf_counter()))
+                       progress=tick)
             for c, t_prev, t_row in zip(contracts, [t0] + stamps, stamps):
                 per_contract[contract_label(c)].append(t_row - t_prev)
             times.append(stamps[-1] - t0)
@@ -83,7 +91,19 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
     print("  slowest: " + ", ".join(f"{k} {sum(v) / total:.0%}" for k, v in top), flush=True)
 
 
-def bench_king52(n_layouts: int, runs: int, names) -> None:
+PENALTY = ["no-tricks", "no-hearts", "no-girls", "no-kings-jacks", "no-king", "no-last-two"]
+
+
+def _spread(xs, limit=None) -> str:
+    # median, 90th percentile and max of seconds; with a time limit, a figure
+    # at the limit is a lower bound (that search was stopped there)
+    def one(x):
+        return ("≥" if limit and x >= limit else "") + f"{x:.2f}s"
+    return (f"median {one(float(np.median(xs)))}, p90 {one(float(np.percentile(xs, 90)))}, "
+            f"max {one(max(xs))}")
+
+
+def bench_king52(n_layouts: int, runs: int, names, time_limit: float | None = None) -> None:
     variant = get_variant("king52")
     every = all_contracts(variant)
     # a name (no-girls, or trump for every trump) or a label (trump:H, minus:S)
@@ -92,6 +112,7 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
     if unknown:
         raise SystemExit(f"bench_table: no king52 contract {', '.join(sorted(unknown))} "
                          f"(names: {', '.join(sorted({c.name for c in every}))}; or labels such as minus:H)")
+    every_time = []
     for c in contracts:
         per_layout, nodes, table_mb = [], [], []
         for lay in layouts(variant, n_layouts):
@@ -100,15 +121,25 @@ def bench_king52(n_layouts: int, runs: int, names) -> None:
             for _ in range(runs):
                 solver = solver_for(13)
                 t0 = time.perf_counter()
-                solver.value(deal, 1)
+                got = timed_value(solver, deal, 1, deadline=deadline_after(time_limit))
                 times.append(time.perf_counter() - t0)
+                if isinstance(got, Interval):
+                    times[-1] = max(times[-1], time_limit)
             per_layout.append(statistics.median(times))
             nodes.append(solver.stats["nodes"])
             table_mb.append(solver._search.table_bytes / 2 ** 20)
+            if time_limit:
+                print(f"  {contract_label(c)} layout {len(per_layout) - 1}: {per_layout[-1]:.2f} s, "
+                      f"{nodes[-1] / 1e6:.2f}M nodes, {got}", flush=True)
+        if c.name in PENALTY:
+            every_time += per_layout
         print(f"king52 {contract_label(c):>16}: median {statistics.median(per_layout) * 1e3:9.1f} ms, "
               f"max {max(per_layout) * 1e3:9.1f} ms, nodes median {statistics.median(nodes) / 1e6:.2f}M "
-              f"max {max(nodes) / 1e6:.2f}M, table up to {max(table_mb):.0f} MB  ({n_layouts} layouts, seat 1)",
-              flush=True)
+              f"max {max(nodes) / 1e6:.2f}M, table up to {max(table_mb):.0f} MB  ({n_layouts} layouts, seat 1)"
+              f"; {_spread(per_layout, time_limit)}", flush=True)
+    if every_time:
+        print(f"king52 penalty contracts, seat 1, {len(every_time)} searches: {_spread(every_time, time_limit)}"
+              + (f" (each stopped at {time_limit:g} s)" if time_limit else ""), flush=True)
 
 
 def main(argv=None) -> None:
@@ -122,10 +153,12 @@ def main(argv=None) -> None:
     ap.add_argument("--jobs", type=int, default=1,
                     help="ru4/ua3: cells solved at once in threads (make_table's jobs; the times of a "
                          "row are then from the previous row's end to its own)")
+    ap.add_argument("--time-limit", type=float, default=None,
+                    help="king52: stop each search after this many seconds (counted as at least that)")
     args = ap.parse_args(argv)
     for vid in args.only:
         if vid == "king52":
-            bench_king52(args.layouts, args.runs, args.contracts)
+            bench_king52(args.layouts, args.runs, args.contracts, args.time_limit)
         else:
             bench_tables(vid, args.layouts, args.runs, args.tt_log2, args.jobs)
 

@@ -23,6 +23,7 @@ include "tt.pxi"
 include "search.pxi"
 
 DEF_TT_LOG2 = 20
+ORDER_ORACLE = bool(KS_ORDER_ORACLE)   # Search.order_oracle compiled in (a benchmark's build)
 DUCK_TT_SHIFT = 2      # the duck solver's table is this many powers of two smaller
 DUCK_MIXED_SUITS = 2  # ... and wanted when at least this many suits mix cards of different points
 DUCK_CARDS = 5         # duck_test is tried with at most this many cards a hand
@@ -260,6 +261,9 @@ cdef class Search:
                                        # points a trick, solved by the duck solvers (see _set_duck), or 0
     cdef int64_t _n0                   # the answering solver's nodes before the query (see _answerer)
     cdef object _proven                # (lo, hi) the last value query proved (see proven), or None
+    cdef public double deadline        # each query stops at this time.monotonic() (0: no limit)
+    cdef Solver* _running              # the solver answering a value query now (see proving), or NULL
+    cdef int _running_scale
 
     def __cinit__(self, int tt_log2=DEF_TT_LOG2, max_tt_log2=None):
         if not (4 <= tt_log2 <= 30):
@@ -520,8 +524,12 @@ cdef class Search:
                     s.duck.order_memo_mask = s.order_memo_mask
             s.duck.stop = 0
             s.duck.poll_in = POLL_NODES
+            s.duck.deadline = self.deadline
+            s.duck.timed_out = 0
         s.stop = 0
         s.poll_in = POLL_NODES
+        s.deadline = self.deadline
+        s.timed_out = 0
         return 0
 
     cdef Solver* _answerer(self) noexcept:
@@ -542,15 +550,19 @@ cdef class Search:
             self.s.nodes += q.nodes - self._n0
             if q.stop:
                 self.s.stop = 1
+                self.s.timed_out |= q.timed_out
 
     cdef int _check_stop(self) except -1:
         # After a query: if the search was abandoned, raise what stopped it --
-        # the KeyboardInterrupt poll_stop left pending, or one of our own.
+        # the KeyboardInterrupt poll_stop left pending, TimeoutError for the
+        # time limit (deadline), or KeyboardInterrupt for abort_searches.
         if not self.s.stop:
             return 0
         self.s.stop = 0
         if PyErr_Occurred() != NULL:
             return -1
+        if self.s.timed_out:
+            raise TimeoutError("search stopped (time limit)")
         raise KeyboardInterrupt("search stopped (abort_searches)")
 
     def value(self, hands, int leader, trick, int trick_index, int side, guess=None):
@@ -571,14 +583,34 @@ cdef class Search:
             if q != self.s:
                 scale = self.duck_game
                 g = g // scale
+            self._running_scale = scale
+            q.proven_lo = 1                # nothing proven yet (an empty interval) until the driver starts
+            q.proven_hi = 0
+            self._running = q
             with nogil:
                 v = solve_value(q, g, use_guess)
+            self._running = NULL
             self._proven = (q.proven_lo * scale, q.proven_hi * scale)
             self._answered(q)
             self._check_stop()
         finally:
+            self._running = NULL
             self.busy = False
         return v * scale
+
+    @property
+    def proving(self):
+        """(low, high): what the ``value`` query running now (in another
+        thread) has proven so far, or None when none is running.  Read while
+        the search writes it: each end is one the driver has proven."""
+        cdef Solver* q = self._running
+        if q == NULL:
+            return None
+        lo = q.proven_lo
+        hi = q.proven_hi
+        if lo > hi:
+            return None
+        return (lo * self._running_scale, hi * self._running_scale)
 
     @property
     def proven(self):
@@ -739,9 +771,14 @@ cdef class Search:
         kept) then searches each position it met before with a refuting move
         first: repeated, that converges on the search with a perfect move
         order along the refutations found (benchmarks/bench_ordering.py).
-        0: no memo (the default).  The values never depend on it."""
+        0: no memo (the default).  The values never depend on it.  Only in
+        a core built with ``KINGSOLVE_ORDER_ORACLE=1`` (see ``ORDER_ORACLE``):
+        the product's search does not consult the memo at all."""
         cdef int i
         cdef Solver* d
+        if log2 > 0 and not KS_ORDER_ORACLE:
+            raise RuntimeError("order_oracle: this core was built without it; rebuild with "
+                               "KINGSOLVE_ORDER_ORACLE=1 python setup.py build_ext --inplace --force")
         self._acquire()
         try:
             for i in range(MAX_SEATS + 1):

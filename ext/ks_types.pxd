@@ -183,5 +183,8 @@ cdef struct Solver:
     int stop                       # the query is being abandoned (Ctrl-C, abort_searches): the search
                                    # unwinds at once and stores nothing more in the table
     int poll_in                    # nodes left before the next poll_stop
+    double deadline                # the query stops (as on Ctrl-C) at this CLOCK_MONOTONIC time in
+                                   # seconds (Python's time.monotonic()); 0: no time limit
+    int timed_out                  # ... and it was the deadline that stopped it
     int proven_lo                  # solve_value: the interval its finished probes have proven
     int proven_hi                  # (the value itself once it returns; what was known if stopped)

@@ -10,21 +10,46 @@
 # card of its suit, plus what the cut-offs used.  At a node that cuts off it
 # is the cutting child's set; otherwise the union over the children.
 
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
 cdef extern from "Python.h":
     int PyErr_CheckSignals()
 
 cdef int ABORT_ALL = 0             # set by abort_searches(): every search in the process stops
 
+cdef extern from *:
+    """
+    /* The debug move-order memo (Search.order_oracle, benchmarks/bench_ordering.py)
+       is compiled in only when asked for (KINGSOLVE_ORDER_ORACLE=1 at build time):
+       the product's innermost loop does not consult it. */
+    #ifndef KS_ORDER_ORACLE
+    #define KS_ORDER_ORACLE 0
+    #endif
+    """
+    const bint KS_ORDER_ORACLE
+
+
+cdef inline double monotonic_now() noexcept nogil:
+    # seconds on the clock of Python's time.monotonic() (Linux, macOS)
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
 
 cdef void poll_stop(Solver* s) noexcept nogil:
     # Every POLL_NODES nodes: has the user pressed Ctrl-C (the Python signal
     # handler runs here, in the main thread, and leaves KeyboardInterrupt
-    # pending for the caller to raise), or were all searches told to stop?
-    # Either way s.stop makes the search unwind without storing anything:
-    # poll_in stays 0, so that every node asks here again and returns.
+    # pending for the caller to raise), were all searches told to stop, or
+    # has the query's time limit (s.deadline) passed?  Either way s.stop makes
+    # the search unwind without storing anything: poll_in stays 0, so that
+    # every node asks here again and returns.  A time limit is a stop like
+    # Ctrl-C: the driver keeps what its finished probes proved.
     if not s.stop:
         if ABORT_ALL:
             s.stop = 1
+        elif s.deadline > 0 and monotonic_now() >= s.deadline:
+            s.stop = 1
+            s.timed_out = 1
         else:
             with gil:
                 if PyErr_CheckSignals() != 0:
@@ -256,6 +281,7 @@ cdef int duck_search(Solver* s, int beta, u64* rel) noexcept nogil:
     v = search(d, beta, rel)
     if d.stop:
         s.stop = 1
+        s.timed_out |= d.timed_out
         s.poll_in = 0
     s.nodes += d.nodes - n0
     s.duck_at[v >= beta][0] += 1
@@ -738,7 +764,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         # seat's team is searched when the trick's winner is known (always
         # for its last card)
         nm = drop_dominated(s, seat, nm, reps, groups, live, &dom_rel)
-    if s.order_memo != NULL and nm > 1:
+    if KS_ORDER_ORACLE and s.order_memo != NULL and nm > 1:
         # debug: the card that cut off here last time goes first (order_oracle)
         oh = order_hash(s)
         if (s.order_memo[oh & s.order_memo_mask] ^ oh) >> 8 == 0:
@@ -779,7 +805,7 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
         acc |= crel
         if i + 1 < nm:
             skip |= weaker_equivalents(r, c, crel, live)
-    if oh and (best >= beta) == maximize:
+    if KS_ORDER_ORACLE and oh and (best >= beta) == maximize:
         # debug (order_oracle): the card that cut off
         s.order_memo[oh & s.order_memo_mask] = (oh & ~(<u64>0xFF)) | <u64>best_card
     if (best >= beta) != maximize:
@@ -800,6 +826,30 @@ cdef inline bint can_reach(Solver* s, int target) noexcept nogil:
     # The zero-window test: can the side win at least `target` from here?
     cdef u64 rel
     return search(s, target, &rel) >= target
+
+
+cdef bint floor_probe(Solver* s, int beta, int* lo, int* hi) noexcept nogil:
+    # solve_value's probe at beta within an eighth of the time left to the
+    # query's deadline: narrows [lo, hi] and returns True, or, stopped by its
+    # own share of time, leaves them, resumes the query and returns False.
+    # (A stop by Ctrl-C or the deadline itself stays: s.stop.)
+    cdef double deadline = s.deadline, now = monotonic_now()
+    cdef u64 rel
+    cdef int v
+    s.deadline = now + (deadline - now) / 8
+    v = search(s, beta, &rel)
+    s.deadline = deadline
+    if s.stop:
+        if s.timed_out and monotonic_now() < deadline:
+            s.stop = 0                 # only the probe's share ran out
+            s.timed_out = 0
+            s.poll_in = POLL_NODES
+        return False
+    if v >= beta:
+        lo[0] = v
+    else:
+        hi[0] = v
+    return True
 
 
 cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
@@ -839,12 +889,16 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # s.proven_lo / proven_hi follow [lo, hi] as the finished probes narrow it
     # (a stopped probe proves nothing): after a stop they say what was known.
     cdef int lo, hi, beta, v, step
+    cdef bint floor
+    cdef double start
     cdef u64 rel
     point_bounds(s, &lo, &hi)
     s.proven_lo = lo
     s.proven_hi = hi
     if s.single >= 0 and hi <= 0:
         beta = guess + 1 + (hi - guess - 1) // 2 if use_guess and guess < hi else hi
+        floor = s.deadline > 0
+        start = monotonic_now() if floor else 0
         while lo < hi:
             if beta <= lo:
                 beta = lo + 1
@@ -860,6 +914,20 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
             beta = hi
             s.proven_lo = lo
             s.proven_hi = hi
+            if floor and lo < hi and v == hi and monotonic_now() - start > (s.deadline - start) / 2:
+                # With a time limit the walk down from above leaves the lower
+                # bound where the quick bounds put it until its last probe:
+                # once half the time is spent, after each failure, a probe a
+                # quarter of the way up from the floor, given an eighth of the
+                # time left, raises it (or, if it fails, lowers the ceiling).
+                # Once one runs out of its time, no more (the rest goes to the
+                # walk).  Asked from the start, they cost the walk its first,
+                # cheap probes (king52 no-tricks, 50 ms: -20 rather than -80).
+                floor = floor_probe(s, lo + 1 + (hi - lo - 1) // 4, &lo, &hi)
+                if s.stop:
+                    break
+                s.proven_lo = lo
+                s.proven_hi = hi
         return lo
     if not use_guess:
         guess = (lo + hi + 1) // 2

@@ -69,3 +69,13 @@ class SearchInterrupted(KeyboardInterrupt):
         if self.low == self.high:
             return f"value {self.low:+d}"
         return f"value between {self.low:+d} and {self.high:+d} (proven so far)"
+
+
+class SearchTimedOut(SearchInterrupted):
+    """A search stopped by its time limit (``deadline``), the way Ctrl-C stops
+    one, with the same ``low`` and ``high``: the interval its finished probes
+    had proven.  ``solve`` and ``make_table`` with a time limit catch it and
+    report that interval as the answer."""
+
+    def __str__(self):
+        return super().__str__().replace("(proven so far)", "(time limit)")

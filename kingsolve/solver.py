@@ -6,17 +6,19 @@ Everything is validated here, at the Python boundary, before it reaches C.
 
 A value is the signed points a side (one seat or any coalition of seats)
 takes from the position on, with the side's best play against the best play
-of all the other seats together (INTERFACE.md).  Seats are 0-based here;
+of all the other seats together (docs/cli.md).  Seats are 0-based here;
 the CLI and reports show them 1-based.
 """
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import _core
 from .cards import bit, card_symbol, count
 from .engine import Position, check_play, check_position, legal_mask, play
-from .errors import IllegalPlayError, InvalidLayoutError, SearchInterrupted
+from .errors import IllegalPlayError, InvalidLayoutError, SearchInterrupted, SearchTimedOut
 from .layout import Layout
 from .variants import Contract, DealRules
 
@@ -147,6 +149,7 @@ class Solver:
                              f"(2^{tt_log2} .. 2^28)")
         self._search = _core.Search(int(tt_log2), None if max_tt_log2 is None else int(max_tt_log2))
         self._config = None
+        self._base_now = 0
 
     def _setup(self, rules: DealRules):
         key = (rules.n_seats, rules.trump, rules.inverted, rules.card_points, rules.trick_points,
@@ -166,7 +169,7 @@ class Solver:
     def _base(self, deal: Deal, side: int) -> int:
         return deal.rules.seat_base * count(side)
 
-    def value(self, deal: Deal, side: int, guess: int | None = None) -> int:
+    def value(self, deal: Deal, side: int, guess: int | None = None, deadline: float | None = None) -> int:
         """Points ``side`` (bitmask of 0-based seats) takes from here with best play.
 
         ``guess`` (optional, same units as the value) is where the search starts
@@ -174,21 +177,35 @@ class Solver:
 
         Stopped (Ctrl-C, :func:`abort_searches`), it raises
         :class:`~kingsolve.errors.SearchInterrupted` with the interval the
-        search had proven the value to lie in."""
+        search had proven the value to lie in; stopped by ``deadline`` (a
+        ``time.monotonic()`` time), :class:`~kingsolve.errors.SearchTimedOut`
+        with the same interval."""
         if deal.position.finished:
             return self._base(deal, side)
         base = self._base(deal, side)
         if guess is not None:
             guess = min(max(int(guess) - base, -(1 << 30)), 1 << 30)
         args = self._args(deal, side)
+        self._base_now = base
         try:
-            return self._search.value(*args, guess) + base
-        except KeyboardInterrupt as err:
+            with self._deadline(deadline):
+                return self._search.value(*args, guess) + base
+        except (KeyboardInterrupt, TimeoutError) as err:
             proven = self._search.proven
-            seats = tuple(k for k in range(deal.rules.n_seats) if side >> k & 1)
+            seats = _seats(side, deal.rules.n_seats)
+            kind = SearchTimedOut if isinstance(err, TimeoutError) else SearchInterrupted
             if proven is None:
-                raise SearchInterrupted(side=seats) from err
-            raise SearchInterrupted(proven[0] + base, proven[1] + base, side=seats) from err
+                raise kind(side=seats) from err
+            raise kind(proven[0] + base, proven[1] + base, side=seats) from err
+
+    @contextmanager
+    def _deadline(self, deadline: float | None):
+        # the native search stops at `deadline` (see Search.deadline) within this block
+        self._search.deadline = deadline or 0.0
+        try:
+            yield
+        finally:
+            self._search.deadline = 0.0
 
     def reaches(self, deal: Deal, side: int, target: int) -> bool:
         """Can ``side`` take at least ``target`` points from here with best play?
@@ -202,18 +219,22 @@ class Solver:
             return target - base < 0
         return self._search.reaches(*self._args(deal, side), target - base)
 
-    def card_values(self, deal: Deal, side: int) -> dict:
-        """{card: value for ``side``} for every legal card of the seat to move."""
+    def card_values(self, deal: Deal, side: int, deadline: float | None = None) -> dict:
+        """{card: value for ``side``} for every legal card of the seat to move
+        (stopped by ``deadline``: TimeoutError)."""
         if deal.position.finished:
             return {}
         base = self._base(deal, side)
-        return {c: v + base for c, v in self._search.card_values(*self._args(deal, side))}
+        with self._deadline(deadline):
+            return {c: v + base for c, v in self._search.card_values(*self._args(deal, side))}
 
-    def line(self, deal: Deal, side: int) -> list:
-        """An optimal line of play from here to the end (cards in order of play)."""
+    def line(self, deal: Deal, side: int, deadline: float | None = None) -> list:
+        """An optimal line of play from here to the end (cards in order of play;
+        stopped by ``deadline``: TimeoutError)."""
         if deal.position.finished:
             return []
-        return list(self._search.line(*self._args(deal, side)))
+        with self._deadline(deadline):
+            return list(self._search.line(*self._args(deal, side)))
 
     @property
     def stats(self) -> dict:
@@ -224,17 +245,75 @@ class Solver:
         return {"nodes": s.nodes, "trick_nodes": s.trick_nodes, "tt_probes": s.tt_probes, "tt_hits": s.tt_hits}
 
     @property
+    def proving(self) -> tuple[int, int] | None:
+        """(low, high): what the :meth:`value` running now on this Solver (in
+        another thread) has proven of the value so far; None when none runs
+        or it has proven nothing yet.  For a progress display."""
+        p = self._search.proving
+        return None if p is None else (p[0] + self._base_now, p[1] + self._base_now)
+
+    @property
     def table_log2(self) -> int:
         """The table's size now, 2^table_log2 entries (it may have grown)."""
         return self._search.table_log2
 
 
+@dataclass(frozen=True)
+class Interval:
+    """A value known only to lie in [low, high]: what a search stopped by its
+    time limit had proven."""
+    low: int
+    high: int
+
+    def __str__(self) -> str:
+        return f"{self.low:+d}..{self.high:+d}"
+
+
+def bounds_of(x) -> tuple[int, int]:
+    """(low, high) of a value: an exact int twice, an :class:`Interval`'s ends."""
+    return (x.low, x.high) if isinstance(x, Interval) else (x, x)
+
+
+def deadline_after(time_limit: float | None) -> float | None:
+    """The ``time.monotonic()`` time ``time_limit`` seconds from now (None: no limit)."""
+    return time.monotonic() + time_limit if time_limit else None
+
+
+def timed_value(solver, deal: Deal, side: int, guess=None, deadline: float | None = None):
+    """``solver.value`` stopped at ``deadline`` (:func:`deadline_after`; None:
+    never): the exact value, or, when time runs out, the :class:`Interval` the
+    search had proven (an exact value when the interval had closed)."""
+    if not deadline:
+        return solver.value(deal, side, guess)
+    try:
+        return solver.value(deal, side, guess, deadline=deadline)
+    except SearchTimedOut as err:
+        if err.low is None:            # (the driver sets its quick bounds before any probe)
+            raise
+        return err.low if err.low == err.high else Interval(err.low, err.high)
+
+
 @dataclass
 class SideResult:
+    """One side's result: ``value`` (None when a time limit left it an
+    interval), ``low`` and ``high`` (the value twice when exact), the card
+    values and line asked for (None when not asked, or when the time limit
+    ran out first: ``timed_out``)."""
     side: tuple          # 0-based seats
-    value: int
+    value: int | None
     cards: dict | None = None   # card -> value
     line: list | None = None
+    low: int | None = None
+    high: int | None = None
+    timed_out: bool = False
+
+    def __post_init__(self):
+        if self.value is not None:
+            self.low = self.high = self.value
+
+    @property
+    def exact(self) -> bool:
+        return self.value is not None
 
 
 @dataclass
@@ -245,9 +324,19 @@ class SolveResult:
 
 
 def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), sides=None,
-          cards: bool = False, line: bool = False, solver=None, jobs: int = 1) -> SolveResult:
+          cards: bool = False, line: bool = False, solver=None, jobs: int = 1,
+          time_limit: float | None = None, on_start=None, on_result=None) -> SolveResult:
     """Solve ``layout`` under ``contract``: one result per seat (each against the
     rest) or per side in ``sides`` (bitmasks), with card values and a line on request.
+
+    ``time_limit``: seconds for each side (its value, card values and line);
+    a side whose value is not proven by then gets the interval proven
+    (:class:`SideResult` ``low``, ``high``, value None).  ``on_result(res, r)``
+    is called with the :class:`SolveResult` being filled and each
+    :class:`SideResult` as soon as it and every side before it are known, in
+    the order of ``sides``, from the calling thread; ``on_start(seats,
+    solver)`` when a side's search starts on ``solver`` (see
+    :attr:`Solver.proving`), from the thread that runs it.
 
     ``jobs`` > 1 solves that many sides at once, in threads (the native
     search runs without the GIL), each lane with its own Solver: ``solver``
@@ -267,16 +356,20 @@ def solve(layout: Layout, contract: Contract, *, leader: int = 0, trick=(), side
     if jobs > 1 or isinstance(solver, (list, tuple)):
         lanes = solver_lanes(layout.hand_size, jobs, solver)
         if len(lanes) > 1 and len(sides) > 1:
-            return _solve_in_lanes(out, deal, sides, cards, line, lanes)
+            return _solve_in_lanes(out, deal, sides, cards, line, lanes, time_limit, on_start, on_result)
         solver = lanes[0]
     solver = solver or solver_for(layout.hand_size)
-    for side in sides:
+    for i, side in enumerate(sides):
+        if on_start is not None:
+            on_start(_seats(side, n), solver)
         try:
-            r = _side_result(solver, deal, side, cards, line)
+            r = _side_result(solver, deal, side, cards, line, time_limit)
         except SearchInterrupted as err:
             err.finished = out
             raise
         out.results.append(r)
+        if on_result is not None:
+            on_result(out, r)
     return out
 
 
@@ -294,17 +387,29 @@ def solver_lanes(hand_size: int, jobs: int, solvers=None, tt_log2: int | None = 
     return lanes
 
 
-def _side_result(solver: Solver, deal: Deal, side: int, cards: bool, line: bool) -> SideResult:
-    # One side's value, and its card values and line if asked, from one solver.
-    n = deal.rules.n_seats
-    seats = tuple(k for k in range(n) if side >> k & 1)
+def _seats(side: int, n: int) -> tuple:
+    return tuple(k for k in range(n) if side >> k & 1)
+
+
+def _side_result(solver: Solver, deal: Deal, side: int, cards: bool, line: bool,
+                 time_limit: float | None = None) -> SideResult:
+    # One side's value, and its card values and line if asked, from one
+    # solver, all within time_limit seconds: when it runs out, the interval
+    # proven (and no card values or line), or the value and what was finished.
+    seats = _seats(side, deal.rules.n_seats)
+    deadline = deadline_after(time_limit)
     r = None
     try:
-        r = SideResult(seats, solver.value(deal, side))
+        v = timed_value(solver, deal, side, deadline=deadline)
+        if isinstance(v, Interval):
+            return SideResult(seats, None, low=v.low, high=v.high, timed_out=True)
+        r = SideResult(seats, v)
         if cards:
-            r.cards = solver.card_values(deal, side)
+            r.cards = solver.card_values(deal, side, deadline)
         if line:
-            r.line = solver.line(deal, side)
+            r.line = solver.line(deal, side, deadline)
+    except TimeoutError:
+        r.timed_out = True             # the value is exact; the rest is left out
     except SearchInterrupted:
         raise
     except KeyboardInterrupt as err:
@@ -315,13 +420,15 @@ def _side_result(solver: Solver, deal: Deal, side: int, cards: bool, line: bool)
 
 
 def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line: bool,
-                    lanes: list) -> SolveResult:
+                    lanes: list, time_limit=None, on_start=None, on_result=None) -> SolveResult:
     # Each lane is a thread with its own Solver that takes the next side
     # left, in order, as soon as it is free; the results go in the order of
-    # `sides`.  Ctrl-C reaches this (the calling) thread only: it tells the
-    # lanes' searches to stop (abort_searches) and waits for them.
+    # `sides`, to on_result as soon as each and those before it are known.
+    # Ctrl-C reaches this (the calling) thread only: it tells the lanes'
+    # searches to stop (abort_searches) and waits for them.
     import threading
     results = [None] * len(sides)
+    said = 0                           # results handed to on_result
     stopped = {}                       # side index -> SearchInterrupted
     failed = []                        # the first error a lane met
     lock = threading.Lock()
@@ -335,8 +442,10 @@ def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line
                 i = next(todo, None)
             if i is None:
                 return
+            if on_start is not None:
+                on_start(_seats(sides[i], deal.rules.n_seats), solver)
             try:
-                r = _side_result(solver, deal, sides[i], cards, line)
+                r = _side_result(solver, deal, sides[i], cards, line, time_limit)
             except SearchInterrupted as err:
                 with lock:
                     stopped[i] = err
@@ -358,10 +467,19 @@ def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line
                for s in lanes[:len(sides)]]
     for th in threads:
         th.start()
+    def tell():
+        nonlocal said
+        while said < len(sides) and results[said] is not None:
+            if on_result is not None:
+                on_result(out, results[said])
+            said += 1
+
     try:
         for th in threads:
             while th.is_alive():
-                th.join(0.25)          # timed, so that Ctrl-C is seen here at once
+                th.join(0.05)          # timed, so that Ctrl-C is seen here at once
+                tell()
+        tell()
     except BaseException:
         stop_lanes(threads)
         raise interrupted() from None

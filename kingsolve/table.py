@@ -3,7 +3,7 @@ trump of its trump games) × every seat, for one leader (`kingsolve table`).
 
 Each value is what that seat alone takes from the layout on, in signed
 score-sheet points, with its best play against the best play of all the
-other seats together (INTERFACE.md).  One :class:`~kingsolve.solver.Solver`
+other seats together (docs/cli.md).  One :class:`~kingsolve.solver.Solver`
 answers every row, so its transposition table is reused across the grid.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .cards import count
 from .errors import InvalidRulesError, SearchInterrupted
 from .layout import Layout
-from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump
+from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump, split_contract
 
 
 def trump_label(contract: Contract) -> str | None:
@@ -45,7 +45,7 @@ def parse_contracts(variant: Variant, text: str | None) -> list[Contract]:
         token = token.strip()
         if not token:
             continue
-        name, _, trump = token.partition(":")
+        name, trump = split_contract(token)
         if name not in variant.contracts:
             raise InvalidRulesError(
                 f"--contracts: {variant.id} has no contract {name!r} (it has: {', '.join(variant.contracts)})")
@@ -83,15 +83,22 @@ class Table:
         return count(self.layout.hands[self.leader])
 
 
-def seat_values(solver, contract: Contract, layout: Layout, leader: int, guesses=None) -> tuple:
+def seat_values(solver, contract: Contract, layout: Layout, leader: int, guesses=None,
+                time_limit: float | None = None, progress=None) -> tuple:
     """The value of each seat alone against the rest (0-based order).
-    ``guesses``: a first guess per seat for the search (speed only), or None."""
-    from .solver import Deal
+    ``guesses``: a first guess per seat for the search (speed only), or None.
+    ``time_limit``: seconds for each seat, after which its value is the
+    :class:`~kingsolve.solver.Interval` proven; ``progress(1)`` is called
+    after each seat."""
+    from .solver import Deal, deadline_after, timed_value
     deal = Deal.from_layout(contract, layout, leader)
-    n = contract.variant.n_seats
-    if guesses is None:
-        return tuple(solver.value(deal, 1 << k) for k in range(n))
-    return tuple(solver.value(deal, 1 << k, guesses[k]) for k in range(n))
+    out = []
+    for k in range(contract.variant.n_seats):
+        out.append(timed_value(solver, deal, 1 << k, None if guesses is None else guesses[k],
+                               deadline_after(time_limit)))
+        if progress is not None:
+            progress(1)
+    return tuple(out)
 
 
 def _points(rules) -> tuple:
@@ -179,17 +186,26 @@ def rescale(rules_from, values, rules_to) -> tuple:
     ``rules_from``, the same game at another scale (:func:`find_same`): the
     points a seat takes scale by the ratio of the two divisors (exactly: they
     are a sum of points of ``rules_from``, each a multiple of its divisor),
-    its start (``seat_base``) stays."""
+    its start (``seat_base``) stays; an :class:`~kingsolve.solver.Interval`
+    (a time limit's) scales its ends."""
+    from .solver import Interval
     _, g_from = _normal_form(rules_from)
     _, g_to = _normal_form(rules_to)
-    return tuple((v - rules_from.seat_base) // g_from * g_to + rules_to.seat_base for v in values)
+
+    def one(v):
+        return (v - rules_from.seat_base) // g_from * g_to + rules_to.seat_base
+
+    return tuple(Interval(one(v.low), one(v.high)) if isinstance(v, Interval) else one(v) for v in values)
 
 
 def guess_from_parts(rules, parts) -> tuple:
-    """A first guess per seat: the sum of the parts' values.  ``parts`` holds
-    the (rules, values) of each part (see :func:`find_parts`)."""
+    """A first guess per seat: the sum of the parts' values (the middle of
+    an interval a time limit left).  ``parts`` holds the (rules, values) of
+    each part (see :func:`find_parts`)."""
+    from .solver import bounds_of
     n = len(parts[0][1])
-    return tuple(sum(v[k] - r.seat_base for r, v in parts) + rules.seat_base for k in range(n))
+    return tuple(sum(sum(bounds_of(v[k])) // 2 - r.seat_base for r, v in parts) + rules.seat_base
+                 for k in range(n))
 
 
 def guesses_from_parts(rules, solved) -> tuple | None:
@@ -201,11 +217,14 @@ def guesses_from_parts(rules, solved) -> tuple | None:
 
 
 def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, contracts=None,
-               solver=None, progress=None, jobs: int = 1, tt_log2: int | None = None) -> Table:
+               solver=None, progress=None, jobs: int = 1, tt_log2: int | None = None,
+               time_limit: float | None = None) -> Table:
     """Solve ``layout`` for every contract in ``contracts`` (default: all of the
     variant's, every trump) and every seat, ``leader`` (0-based, default the
-    layout's first seat) on lead.  ``progress`` is called once per row, from
-    the calling thread.
+    layout's first seat) on lead.  ``progress(k)`` is called as ``k`` more
+    cells (row × seat) are finished, from the calling thread.
+    ``time_limit``: seconds for each cell; a cell whose value is not proven
+    by then holds the :class:`~kingsolve.solver.Interval` proven.
 
     ``jobs`` > 1 solves that many (contract, seat) cells at once in threads,
     each with its own Solver (the native search runs without the GIL); the
@@ -232,19 +251,20 @@ def make_table(layout: Layout, variant: Variant, *, leader: int | None = None, c
             for i, contract in enumerate(chosen):
                 if same[i] is not None:
                     values.append(rescale(rules[same[i]], values[same[i]], rules[i]))
+                    if progress is not None:
+                        progress(variant.n_seats)
                 else:
                     guesses = None if parts[i] is None else guess_from_parts(
                         rules[i], [(rules[k], values[k]) for k in parts[i]])
-                    values.append(seat_values(solver, contract, layout, lead, guesses))
+                    values.append(seat_values(solver, contract, layout, lead, guesses, time_limit, progress))
                 table.rows.append(TableRow(contract, values[i]))
-                if progress is not None:
-                    progress()
         except KeyboardInterrupt as err:
             raise _interrupted(err, table) from err
         return table
     try:
         return _make_table_threads(table, chosen, rules, parts, same, lead,
-                                   lambda: solver_for(layout.hand_size, tt_log2, jobs), jobs, progress)
+                                   lambda: solver_for(layout.hand_size, tt_log2, jobs), jobs, progress,
+                                   time_limit)
     except KeyboardInterrupt as err:
         raise _interrupted(err, table) from err
 
@@ -257,7 +277,8 @@ def _interrupted(err: KeyboardInterrupt, table: Table) -> SearchInterrupted:
     return SearchInterrupted(finished=table)
 
 
-def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, jobs, progress) -> Table:
+def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, jobs, progress,
+                        time_limit=None) -> Table:
     # Every (row, seat) cell is one task, and at most `jobs` run at once,
     # except in a row that is an earlier row's game at another scale (same):
     # it is filled from that row when its turn comes to be reported.  A
@@ -275,8 +296,9 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
     # with none of its own ready takes another seat's cell rather than wait.
     import threading
 
-    from .solver import Deal, stop_lanes
+    from .solver import Deal, deadline_after, stop_lanes, timed_value
     n = table.variant.n_seats
+    solved = [0]                       # cells the lanes finished (progress)
     cells = [[None] * n for _ in chosen]
     left = [0 if same[i] is not None else n for i in range(len(chosen))]
     todo = [(i, seat) for i in range(len(chosen)) for seat in range(n) if left[i]]
@@ -313,10 +335,12 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
                 i, seat, guess = job
                 if solver is None:
                     solver = new_solver()
-                v = solver.value(Deal.from_layout(chosen[i], table.layout, lead), 1 << seat, guess)
+                v = timed_value(solver, Deal.from_layout(chosen[i], table.layout, lead), 1 << seat, guess,
+                                deadline_after(time_limit))
                 with cond:
                     cells[i][seat] = v
                     left[i] -= 1
+                    solved[0] += 1
                     cond.notify_all()
         except BaseException as e:     # noqa: B036 -- handed to the calling thread
             with cond:
@@ -327,11 +351,20 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
     for th in threads:
         th.start()
     done_rows = 0
+    told = 0                           # cells reported to progress
+
+    def tell(k):
+        nonlocal told
+        if progress is not None and k:
+            progress(k)
+        told += k
+
     try:
         while done_rows < len(chosen):
             with cond:
                 while not failed and left[done_rows] != 0:
                     cond.wait(0.25)    # timed, so that Ctrl-C is seen here at once
+                    tell(solved[0] - told)
                 if failed:
                     raise failed[0]
                 j = same[done_rows]
@@ -339,11 +372,11 @@ def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, job
                     # a later row may take this one as a part (on two-card
                     # hands no-last-two is no-tricks, a part of erajlash)
                     cells[done_rows] = list(rescale(rules[j], tuple(cells[j]), rules[done_rows]))
+                    solved[0] += n
                     cond.notify_all()
+                tell(solved[0] - told)
             table.rows.append(TableRow(chosen[done_rows], tuple(cells[done_rows])))
             done_rows += 1
-            if progress is not None:
-                progress()
     except BaseException:
         # Ctrl-C (or an error) in this thread: the lanes never see the signal,
         # so tell their searches to stop rather than wait for them
@@ -372,7 +405,8 @@ class ReferenceSolver:
     interface (``value(deal, side)``, ``card_values(deal, side)``): the oracle
     for small positions (a few cards a hand), far too slow for whole deals."""
 
-    def value(self, deal, side: int, guess=None) -> int:
+    def value(self, deal, side: int, guess=None, deadline=None) -> int:
+        # (no time limit: the positions it can solve take moments)
         from . import reference
         return reference.value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
 

@@ -23,6 +23,7 @@ import time
 
 import pytest
 
+import kingsolve
 from kingsolve.errors import SearchInterrupted
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver, abort_searches, solve
@@ -30,6 +31,7 @@ from kingsolve.table import make_table, parse_contracts
 from kingsolve.variants import get_variant
 
 LAYOUT = "1:6.KT7652.AT63.AT AQT9832.4.85.K65 5.J83.KJ72.QJ872 KJ74.AQ9.Q94.943"
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(kingsolve.__file__)))
 STOP_WITHIN = 30.0   # seconds; the searches stopped here run for minutes
 
 
@@ -109,20 +111,28 @@ def test_a_stopped_solve_keeps_the_seats_it_finished():
 
 
 def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = False):
-    """Run ``kingsolve ARGS``, send SIGINT after ``wait`` seconds (to the whole
-    process group, as a terminal's Ctrl-C does, when ``group``); return the
-    exit code, stderr and the seconds it took to stop (and stdout, when
-    ``with_stdout``).  ``cwd`` is a scratch directory: from a checkout,
-    ``python -m`` would import the source tree (without its built core)
-    instead of the installed package."""
+    """Run ``kingsolve ARGS`` and send SIGINT once it has used ``wait`` seconds
+    of processor time (:func:`_wait_for_cpu`), or, with ``group``, after
+    ``wait`` seconds by the clock (its work is in worker processes) to the
+    whole process group, as a terminal's Ctrl-C does; return the exit code,
+    stderr and the seconds it took to stop (and stdout, when ``with_stdout``).
+    ``cwd`` is a scratch directory, and the child imports the kingsolve these
+    tests import (an installed package, or a checkout whose core was built in
+    place: put on ``PYTHONPATH``, since ``python -m`` run elsewhere would not
+    find it and the child would exit at once, "finished before the signal")."""
     # As from a terminal, the child starts with SIGINT's default action: a
     # shell's background job (a CI script started with `&`) inherits SIGINT
     # ignored, and Python then installs no handler for it at all.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        x for x in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if x))
     p = subprocess.Popen([sys.executable, "-m", "kingsolve", *args], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+                         stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(wait)
+        if group:
+            time.sleep(wait)           # the work is in worker processes
+        else:
+            _wait_for_cpu(p, wait)
         if p.poll() is not None:
             pytest.fail(f"finished before the signal (exit {p.returncode}): {p.stderr.read().decode()[-500:]}")
         t0 = time.perf_counter()
@@ -142,6 +152,28 @@ def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = 
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
+
+
+def _wait_for_cpu(p, seconds: float, most: float = 120.0) -> None:
+    """Wait until process ``p`` has used ``seconds`` of processor time (all its
+    threads), or has ended, or ``most`` seconds have passed: on a loaded
+    machine a wait by the clock could end before the child had even imported
+    kingsolve, let alone proven anything.  Where /proc is missing, by the clock."""
+    stat = f"/proc/{p.pid}/stat"
+    if not os.path.exists(stat):
+        time.sleep(seconds)
+        return
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + most
+    while p.poll() is None and time.monotonic() < end:
+        try:
+            with open(stat) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:   # utime + stime
+            return
+        time.sleep(0.05)
 
 
 def test_ctrl_c_stops_solve(tmp_path):
@@ -198,7 +230,8 @@ def test_ctrl_c_stops_stats_worker_processes(tmp_path):
                              "-C", "no-girls", "--out", str(out)], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
-    m = re.match(r"interrupted: (\d) of 4 deals finished", err)
+    assert err.startswith("warning: king52 with 13 cards a hand")     # the cost, said before the work
+    m = re.search(r"^interrupted: (\d) of 4 deals finished", err, re.M)
     assert m and int(m.group(1)) < 4, err
     if m.group(1) == "0":
         # no file to resume from: the note does not point to --resume
@@ -238,3 +271,32 @@ def test_ctrl_c_in_solve_in_lanes_prints_the_seats_finished_and_each_lane_stoppe
     # seats are taken in order, so those finished or stopped are the first k
     assert 2 in halted and halted == sorted(set(halted)) and not set(done) & set(halted)
     assert done == sorted(done) and sorted(done + halted) == list(range(1, len(done) + len(halted) + 1))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_bid_of_ten_billion_samples_reports_what_finished(tmp_path, jobs):
+    # issue 29: --samples 10000000000 built every block up front; now the work is generated as it is taken,
+    # and Ctrl-C reports the first samples finished (reproducible with --samples k)
+    rc, err, _, out = _interrupt(["bid", "-V", "ru4", "--hand", "♠AK7 ♥AQ ♦K98", "--games", "S,H",
+                                  "--seller-trump", "S", "--samples", "10000000000", "--seed", "3", "-j", jobs,
+                                  "-F", "json"], wait=6, cwd=tmp_path, with_stdout=True, group=True)
+    assert rc == 130 and "Traceback" not in err
+    m = re.fullmatch(r"interrupted: the first (\d+) of 10000000000 samples finished "
+                     r"\(--samples \1 --seed 3 gives the same\)\n", err)
+    assert m, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["samples"] == int(m.group(1)) > 0
+    assert data["requested_samples"] == 10 ** 10
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_advise_reports_the_samples_finished(tmp_path, jobs):
+    # ru4 no-tricks at trick 1: every card valued over full hands, tens of ms a deal; after
+    # 4 s some chunks of samples are done: the report is printed for them and says so
+    rc, err, _, out = _interrupt(["advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7",
+                                  "-n", "5000", "--seed", "3", "-j", jobs, "-F", "json"],
+                                 wait=4, cwd=tmp_path, group=True, with_stdout=True)
+    assert rc == 130 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] and 0 < data["samples"] < 5000 and data["samples"] % 10 == 0
+    assert re.fullmatch(r"interrupted: \d+ of 5000 samples finished \(seed 3\)\n", err), err

@@ -5,23 +5,18 @@ import click
 
 from ..each import EachSolver, each_table, solve_each
 from ..errors import KingsolveError
-from ..layout import Layout, parse_seat
 from ..reporting import each as report
 from .common import InputError, show_progress
 
 
-def solve_each_layouts(layouts, contract, *, leader, table, tie_break, show_cards, show_line, tt_size,
-                       fmt) -> None:
-    """Solve each (where, text, record leader) of ``layouts`` in the each-for-himself
-    model and print it as it is done."""
-    n = contract.variant.n_seats
+def solve_each_layouts(layouts, *, table, tie_break, show_cards, show_line, tt_size, fmt) -> None:
+    """Solve each (where, layout, variant, contract, leader) of ``layouts`` in the
+    each-for-himself model and print it as it is done."""
     solver = EachSolver(tt_size or 18)
     if fmt == "csv":
         click.echo(report.csv_header())
-    for where, text, record_leader in layouts:
+    for where, lay, variant, contract, lead in layouts:
         try:
-            lay = Layout.from_str(text)
-            lead = parse_seat(leader or record_leader, n) if (leader or record_leader) else lay.first
             res = solve_each(lay, contract, leader=lead, trick=table, tie_break=tie_break, cards=show_cards,
                              solver=solver)
         except KingsolveError as err:

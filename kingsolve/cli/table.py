@@ -3,8 +3,10 @@ import click
 from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
+from ..reporting.text import plural
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
+                     show_progress, time_limit_option, variant_options)
 
 
 @click.command()
@@ -13,7 +15,7 @@ from .common import TT_SIZE_BYTES, InputError, default_jobs, emit, output_option
 @click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
 @click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
               help="Only these contracts, comma-separated (trump games as trump:H; a bare trump game means every trump).")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
@@ -26,10 +28,11 @@ from .common import TT_SIZE_BYTES, InputError, default_jobs, emit, output_option
                    "score, a row of points adding up to the contract's (see docs/each.md).")
 @click.option("--tie-break", type=click.Choice(["neutral", "pessimistic"]), default="neutral", show_default=True,
               help="--model each: what a seat indifferent between cards that change the others' points plays.")
+@time_limit_option("cell (one seat in one contract)")
 @progress_option
 @output_options
-def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, model, tie_break, progress,
-          fmt):
+def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, model, tie_break, time_limit,
+          progress, fmt):
     """Every contract (and every trump) × every seat for one layout.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
@@ -40,8 +43,8 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
     if model == "each":
-        if plot_path or use_reference:
-            raise InputError("--model each: --plot and --reference do not apply")
+        if plot_path or use_reference or time_limit is not None:
+            raise InputError("--model each: --plot, --reference and --time-limit do not apply")
         from .each import each_table_command
         each_table_command(lay, chosen, leader=lead, tie_break=tie_break, tt_size=tt_size, progress=progress,
                            fmt=fmt)
@@ -54,10 +57,12 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     bar = None
     if show_progress(progress):
         from tqdm import tqdm
-        bar = tqdm(total=len(chosen), unit="contract", file=click.get_text_stream("stderr"))
+        bar = tqdm(total=len(chosen) * variant.n_seats, unit="cell", file=click.get_text_stream("stderr"))
+        bar.refresh()                  # at once, not with the first cell
     try:
         result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver, jobs=jobs,
-                            tt_log2=tt_size, progress=(bar.update if bar is not None else None))
+                            tt_log2=tt_size, progress=(bar.update if bar is not None else None),
+                            time_limit=time_limit)
     except SearchInterrupted as err:
         # Ctrl-C: the rows finished are printed as usual
         if bar is not None:
@@ -66,7 +71,7 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
         done = err.finished.rows if err.finished is not None else []
         if done:
             emit(report, err.finished, fmt)
-        click.echo(f"interrupted: {len(done)} of {len(chosen)} rows finished", err=True)
+        click.echo(f"interrupted: {len(done)} of {plural(len(chosen), 'row')} finished", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if bar is not None:

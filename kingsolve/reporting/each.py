@@ -11,7 +11,7 @@ from ..each import EachResult, EachTable
 from ..solver import SolveResult
 from ..table import trump_label
 from . import solve as solve_report
-from .solve import _sorted_cards, _trump, format_line
+from .solve import _sorted_cards, _trump, format_line_tricks
 from .table import _trump_text, hand_diagram
 
 
@@ -83,7 +83,8 @@ def to_text(res: EachResult, line: bool = False) -> str:
     lines.append("  " + "  ".join(x.rjust(w) for x in names))
     lines.append("  " + "  ".join(x.rjust(w) for x in cells))
     if line:
-        lines.append("  line: " + format_line(res.line, pos.leader, n, len(pos.trick)))
+        lines.append("  line (each seat playing for itself):")
+        lines.extend("    " + t for t in format_line_tricks(res, res.line))
     plays = res.tie_plays()
     if plays:
         lines.append("  decided by the tie rule (an indifferent seat's card changed the others' points): "

@@ -7,7 +7,14 @@ import io
 import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, cards_of, rank_letter, rank_of, suit_cards
+from ..solver import Interval, bounds_of
 from ..table import Table, trump_label
+from .text import plural
+
+
+def cell_text(x) -> str:
+    """A cell: ``+12``, or ``-200..-50`` for the interval a time limit left."""
+    return f"{x.low:+d}..{x.high:+d}" if isinstance(x, Interval) else f"{x:+d}"
 
 
 def _suit_line(mask: int, suit: int) -> str:
@@ -35,17 +42,19 @@ def _trump_text(contract) -> str:
 def to_text(table: Table) -> str:
     v = table.variant
     n = v.n_seats
-    lines = [f"{v.id}  {table.layout}  seat {table.leader + 1} leads, {table.n_tricks} tricks", ""]
+    lines = [f"{v.id}  {table.layout}  seat {table.leader + 1} leads, {plural(table.n_tricks, 'trick')}", ""]
     lines += hand_diagram(table.layout.hands, table.leader)
     lines.append("")
     name_w = max([len("contract")] + [len(r.contract.name) for r in table.rows])
-    val_w = max([len(f"seat {n}")] + [len(f"{x:+d}") for r in table.rows for x in r.values])
+    val_w = max([len(f"seat {n}")] + [len(cell_text(x)) for r in table.rows for x in r.values])
     lines.append(f"{'contract':<{name_w}}  {'trump':<5}  " + "  ".join(f"{f'seat {k + 1}':>{val_w}}" for k in range(n)))
     for r in table.rows:
         lines.append(f"{r.contract.name:<{name_w}}  {_trump_text(r.contract):<5}  "
-                     + "  ".join(f"{x:>+{val_w}d}" for x in r.values))
+                     + "  ".join(f"{cell_text(x):>{val_w}}" for x in r.values))
     lines.append("")
     lines.append("Each value: the points that seat takes alone, best play against all the others together.")
+    if any(isinstance(x, Interval) for r in table.rows for x in r.values):
+        lines.append("L..H: the time limit ran out with the value proven to lie between L and H.")
     return "\n".join(lines)
 
 
@@ -55,9 +64,17 @@ def to_dict(table: Table) -> dict:
         "variant": table.variant.id,
         "leader": table.leader + 1,
         "seats": list(range(1, table.variant.n_seats + 1)),
-        "rows": [{"contract": r.contract.name, "trump": trump_label(r.contract), "values": list(r.values)}
-                 for r in table.rows],
+        "rows": [_row_dict(r) for r in table.rows],
     }
+
+
+def _row_dict(r) -> dict:
+    # values (null where a time limit left an interval), and every cell's low and high
+    ends = [bounds_of(x) for x in r.values]
+    return {"contract": r.contract.name, "trump": trump_label(r.contract),
+            "values": [None if isinstance(x, Interval) else x for x in r.values],
+            "low": [lo for lo, _ in ends], "high": [hi for _, hi in ends],
+            "exact": not any(isinstance(x, Interval) for x in r.values)}
 
 
 def to_json(table: Table) -> str:
@@ -68,10 +85,13 @@ def to_csv(table: Table) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     n = table.variant.n_seats
-    w.writerow(["layout", "variant", "leader", "contract", "trump"] + [f"seat{k + 1}" for k in range(n)])
+    w.writerow(["layout", "variant", "leader", "contract", "trump"] + [f"seat{k + 1}" for k in range(n)]
+               + ["exact"] + [f"seat{k + 1}_{end}" for k in range(n) for end in ("low", "high")])
     for r in table.rows:
+        d = _row_dict(r)
         w.writerow([str(table.layout), table.variant.id, table.leader + 1, r.contract.name,
-                    trump_label(r.contract) or ""] + list(r.values))
+                    trump_label(r.contract) or ""] + ["" if x is None else x for x in d["values"]]
+                   + ["true" if d["exact"] else "false"] + [x for k in range(n) for x in (d["low"][k], d["high"][k])])
     return buf.getvalue().rstrip("\n")
 
 
@@ -95,7 +115,7 @@ def plot(table: Table, path) -> None:
         t = _trump_text(c)
         labels.append(c.name + (f" {t}" if t else ""))
         values.append(r.values)
-        shares.append([x / scale for x in r.values])
+        shares.append([sum(bounds_of(x)) / 2 / scale for x in r.values])
     arr = np.array(shares, dtype=float)
     fig, ax = plt.subplots(figsize=(2.6 + 1.1 * n, 0.8 + 0.32 * len(labels)))
     im = ax.imshow(arr, cmap="RdYlGn", vmin=-1, vmax=1, aspect="auto")
@@ -103,7 +123,7 @@ def plot(table: Table, path) -> None:
     ax.set_yticks(range(len(labels)), labels)
     for i, row in enumerate(values):
         for j, x in enumerate(row):
-            ax.text(j, i, f"{x:+d}", ha="center", va="center", fontsize=8)
+            ax.text(j, i, cell_text(x), ha="center", va="center", fontsize=8)
     ax.set_title(f"{table.variant.id}  {table.layout}\nseat {table.leader + 1} leads", fontsize=8)
     fig.colorbar(im, ax=ax, label="share of the points in play")
     fig.tight_layout()

@@ -1,0 +1,52 @@
+"""A progress line on stderr for ``kingsolve solve``: the seats of a layout
+done, and for each seat being solved the interval its search has proven so
+far and the time it has taken (redrawn twice a second by a thread of its
+own, since the searches run in the calling thread too)."""
+from __future__ import annotations
+
+import threading
+import time
+
+import click
+
+from ..reporting.solve import progress_text
+
+
+class SolveProgress:
+    """A tqdm bar counting ``total`` seats whose text shows each running
+    side (:meth:`started`, called with the Solver that runs it); lines
+    printed with :meth:`echo` clear and redraw it."""
+
+    def __init__(self, total: int, file):
+        from tqdm import tqdm
+        self._bar = tqdm(total=total, unit="seat", file=file, leave=False, dynamic_ncols=True)
+        self._running = {}             # seats -> (solver, start time)
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+        self._ticker.start()
+
+    def started(self, seats, solver) -> None:
+        with self._lock:
+            self._running[seats] = (solver, time.monotonic())
+
+    def finished(self, seats) -> None:
+        with self._lock:
+            self._running.pop(seats, None)
+        self._bar.update()
+
+    def echo(self, text: str) -> None:
+        with self._bar.external_write_mode():
+            click.echo(text)
+
+    def _tick(self) -> None:
+        while not self._done.wait(0.5):
+            now = time.monotonic()
+            with self._lock:
+                items = [(seats, solver.proving, now - t0) for seats, (solver, t0) in sorted(self._running.items())]
+            self._bar.set_postfix_str(progress_text(items))
+
+    def close(self) -> None:
+        self._done.set()
+        self._ticker.join()
+        self._bar.close()
