@@ -24,9 +24,10 @@ def test_text_one_row_of_points_and_their_sum():
     rows = r.output.splitlines()
     assert rows[1].split() == ["seat", "1", "seat", "2", "seat", "3", "total"]
     assert rows[2].split() == ["-6", "+0", "+0", "-6"]
-    assert rows[3].startswith("  line: 1. ♦8 ♦10 ♠8")
-    assert "trick 1 seat 3 ♠8" in rows[4]
-    assert rows[5].strip() == "seat 1 to play: ♦8 -6/+0/+0"
+    assert rows[3].strip() == "line (each seat playing for itself):"
+    assert rows[4].split() == ["1.", "seat", "1", "leads:", "♦8", "♦10", "♠8", "seat", "2", "wins"]
+    assert "trick 1 seat 3 ♠8" in rows[6]
+    assert rows[7].strip() == "seat 1 to play: ♦8 -6/+0/+0"
 
 
 def test_tie_break_pessimistic_and_json():
