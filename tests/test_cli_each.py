@@ -24,9 +24,12 @@ def test_text_one_row_of_points_and_their_sum():
     rows = r.output.splitlines()
     assert rows[1].split() == ["seat", "1", "seat", "2", "seat", "3", "total"]
     assert rows[2].split() == ["-6", "+0", "+0", "-6"]
-    assert rows[3].startswith("  line: 1. ♦8 ♦10 ♠8")
-    assert "trick 1 seat 3 ♠8" in rows[4]
-    assert rows[5].strip() == "seat 1 to play: ♦8 -6/+0/+0"
+    # the line trick by trick as verify and solve show it (issue 29 §4: who leads, who wins)
+    assert rows[3] == "  line (each seat playing for itself):"
+    assert rows[4].split() == "1. seat 1 leads: ♦8 ♦10 ♠8 seat 2 wins".split()
+    assert rows[5].split() == "2. seat 2 leads: ♥7 ♥9 ♥Q seat 1 wins".split()
+    assert "trick 1 seat 3 ♠8" in rows[6]
+    assert rows[7].strip() == "seat 1 to play: ♦8 -6/+0/+0"
 
 
 def test_tie_break_pessimistic_and_json():
