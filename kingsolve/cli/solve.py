@@ -135,6 +135,8 @@ def _emit(res, fmt: str, r, shown: list, bar=None) -> None:
     # layout.  `shown`: the results of `res` printed so far.
     if fmt == "json":
         shown.append(r)
+        if bar is not None:
+            bar.finished(r.side)
         return
     if fmt == "csv":
         text = report.to_csv_rows(res, [r])
