@@ -8,6 +8,7 @@ One extension module built from this file and its parts:
 - ``bounds.pxi``   quick bounds on the points still to be won,
 - ``tt.pxi``       the transposition table (partition search over rank-compressed keys),
 - ``search.pxi``   the zero-window search and the bound-narrowing driver,
+- ``maxn.pxi``     each for himself (max^n): every seat's points, :class:`EachSearch`,
 
 and the Python-visible :class:`Search` below, which validates every input at
 the boundary and releases the GIL for each solve.
@@ -887,3 +888,7 @@ def abort_searches(bint stop=True):
     was proved before the stop."""
     global ABORT_ALL
     ABORT_ALL = 1 if stop else 0
+
+
+# Each for himself (max^n): EachSearch, beside the coalition search above.
+include "maxn.pxi"

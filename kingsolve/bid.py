@@ -1,38 +1,49 @@
-"""Bidding by simulation: how many tricks to offer for a trump game, which trump
-to name, whether to sell, and which ``king52`` auction bid to make.
+"""Bidding by simulation: the decisions of a sold game, each at the moment the
+game asks it — which game the seller names, whether he accepts an offer, how
+many tricks a buyer offers, which ``king52`` auction bid to make.
 
 The method is the bridge player's: deal the cards a seat cannot see many times,
 consistently with what it knows, solve every deal double dummy for every choice
 it could make, and read the distribution.
 
-Three questions (RULES.md §4, sources 000 and 002; the reading of the rules is
-written out in ``docs/bid.md``):
+The decisions (docs/rules.md; sources 000 (Ukrainian) and 002 (Slovak); the reading of
+the rules is written out in ``docs/bid.md``):
 
-``buyer``  (хваленки / хвалёнки, "praised" trump games of ``ru4``, ``ua3``,
-           ``ru3``) — a seat may buy the game from the seller (the first hand,
-           who named the trump) by offering N tricks (взятки / хабарі).  The
-           buyer names the trump (or misère, мизер / мізер) and leads; after
-           play he hands N of his tricks to the seller.  Not buying, he defends
-           the seller's game, the seller leading.  Most worth offering: the
-           largest N with  E[buyer's tricks] − N ≥ E[his tricks as defender].
-``seller`` the first hand names the trump from his first three cards (or with
-           the full hand), then may accept an offer of N, play his own game,
-           or write two tricks to every player without play.
-``bidder`` ``king52`` auction (торги, dražba): a bid +N promises N tricks in a
-           positive deal (+25 a trick; the shortfall is paid to the dealer),
-           −N a negative deal (325 − 75 a trick) in which the bidder also takes
-           the penalty of up to N of the dealer's tricks.
+``seller`` (хваленки / хвалёнки, "praised" trump games of ``ru4``, ``ua3``,
+           ``ru3``) — the first hand.  With his first three cards: which game
+           to name (each suit or misère, мизер / мізер) by his expected tricks.
+           With the whole hand and the game he named: accept an offer of N
+           tricks (взятки / хабарі), play the named game, or write two tricks
+           to every player; and the least offer worth accepting.
+``buyer``  another seat buys the game by offering N tricks; he names the trump
+           (or misère), leads, and hands N of his tricks to the seller.  Not
+           buying, he defends the seller's game, the seller leading.  Most worth
+           offering: the largest N with E[buyer's tricks] − N ≥ E[his tricks as
+           defender] — against the game the seller named, or, not told it, one
+           answer per game the seller could have named.
+``bidder`` ``king52`` auction (торги, dražba): a bid +N (positive deal) or −N
+           (negative deal) for the dealer's right, settled by
+           :mod:`kingsolve.settlement` under the variant's ``auction-pay``.
+
+The model: every count is double dummy, and a seat is counted alone against the
+other seats together — for a defender a lower bound on his tricks (his partners
+in defence in fact share his interest only in part).
 
 Randomness is reproducible: the samples are generated in fixed blocks of
-:data:`CHUNK` deals, block ``k`` from ``SeedSequence(seed, spawn_key=(k,))``,
-so the result never depends on ``jobs`` and the first ``n`` samples of a run
-are the same for every ``--samples`` ≥ ``n``.
+:data:`CHUNK` deals, block ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, so
+sample ``i`` is the same whatever the way the work is split: the result never
+depends on ``jobs`` (or a Dask cluster), and the first ``n`` samples of a run
+are the same for every ``--samples`` ≥ ``n``.  Work is handed out in small units
+(one sample for 13-card hands) generated as they are needed: memory does not
+grow with the number of samples asked for.
 
 Seats are 0-based in this module (seat 1 of the score sheet is 0).
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,12 +52,21 @@ import pandas as pd
 from .cards import SUIT_LETTERS, bit, card_symbol, cards_of, count
 from .engine import Position
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
+from .settlement import AUCTION_PAY, auction_transfer
 from .variants import Contract, Variant
+from .seeds import fresh_seed
 from .workers import StoppablePool
 
 CHUNK = 20
 """Samples per random block.  Part of the definition of a seed's samples:
-never change it (a changed block size changes every published result)."""
+never change it (a changed block size changes every published result).  It
+is not the unit of work: any range of samples can be solved on its own."""
+
+BOOTSTRAP = 200
+"""Resamples of the finished samples behind the stability of an integer answer."""
+
+MODEL = ("double dummy; each seat counted alone against the others together "
+         "(for a defender, a lower bound on his tricks)")
 
 ROLES = ("buyer", "seller", "bidder")
 
@@ -91,9 +111,15 @@ def choices_for(variant: Variant) -> tuple[Choice, ...]:
 
 
 def parse_choice(text: str, variant: Variant) -> Choice:
-    """A choice by name, as in :func:`choices_for` (``S``, ``♥``, ``misere``, ``NT``, ``minus-H``, ``-H``)."""
-    from .variants import parse_trump
+    """A choice by name, as in :func:`choices_for` (``S``, ``♥``, ``misere``, ``NT``, ``minus-H``, ``-H``),
+    or spelt as a contract everywhere else is (``trump:S``, ``minus:H``, ``misere``)."""
+    from .variants import parse_trump, split_contract
     t = str(text).strip()
+    game, trump_text = split_contract(t)
+    if game in ("trump", "minus") and trump_text:
+        t = trump_text if game == "trump" else f"minus-{trump_text}"
+    elif game == "misere" and trump_text in (None, "NT"):
+        t = "misere"
     low = t.lower()
     options = choices_for(variant)
     if low in ("misere", "misère", "мизер", "мізер"):
@@ -238,6 +264,16 @@ def sample_block(knowledge: Knowledge, seed: int, block: int, size: int = CHUNK)
     return out
 
 
+def sample_range(knowledge: Knowledge, seed: int, start: int, stop: int) -> np.ndarray:
+    """Samples ``start`` … ``stop − 1`` of a run (the rows of their blocks): the
+    same deals however a run is split into ranges."""
+    parts = []
+    for block in range(start // CHUNK, (stop - 1) // CHUNK + 1):
+        lo, hi = max(start, block * CHUNK) - block * CHUNK, min(stop, (block + 1) * CHUNK) - block * CHUNK
+        parts.append(sample_block(knowledge, seed, block, hi)[lo:])
+    return np.concatenate(parts, axis=0)
+
+
 # --------------------------------------------------------------------------- the solving plan
 
 @dataclass(frozen=True)
@@ -245,73 +281,85 @@ class Task:
     """One double-dummy count per sample: ``side``'s tricks under ``choice`` with
     ``leader`` on lead.  With ``pick_from`` (indices of earlier tasks, parallel
     to ``pick_choices``), the choice is made per sample: the one whose task
-    gave the most tricks (the buyer naming his best game)."""
+    gave the most tricks (the buyer naming his best game).  With ``cap``, a
+    side that avoids tricks (a negative deal) is counted only up to ``cap``
+    tricks: min(tricks, cap), from at most ``cap`` zero-window searches instead
+    of the exact count (a −N bid needs the dealer's tricks up to N only)."""
     key: str
     choice: Choice | None
     leader: int
     side: int
     pick_from: tuple = ()
     pick_choices: tuple = ()
+    cap: int | None = None
 
 
 @dataclass(frozen=True)
 class Plan:
+    """What to count on every sample; ``tt_log2`` a fixed table size
+    (``--tt-size``), or None for the size ``solve`` uses
+    (:func:`kingsolve.solver.solver_for`)."""
     knowledge: Knowledge
     tasks: tuple
-    tt_log2: int = 16
+    tt_log2: int | None = None
+
+    def solver(self):
+        from .solver import solver_for
+        return solver_for(self.knowledge.variant.hand_size, self.tt_log2)
 
 
-_SOLVER = None
+def capped_tricks(solver, contract: Contract, deal, side: int, cap: int) -> int:
+    """min(tricks, ``cap``) of ``side`` (one seat) playing to avoid tricks in
+    ``deal`` (a by-the-trick game with a negative price): "can he hold his
+    tricks to k?" asked for k = cap − 1, cap − 2, … until the answer is no."""
+    if contract.per_trick >= 0:
+        raise InvalidRulesError(f"{contract!r}: only a side avoiding tricks is counted up to a cap")
+    for k in range(cap - 1, -1, -1):
+        if not solver.reaches(deal, 1 << side, int(points_of_tricks(contract, k))):
+            return k + 1
+    return 0
 
 
-def _solver(tt_log2: int):
-    global _SOLVER
-    if _SOLVER is None or _SOLVER[0] != tt_log2:
-        from .solver import Solver
-        _SOLVER = (tt_log2, Solver(tt_log2))
-    return _SOLVER[1]
-
-
-def solve_block(plan: Plan, seed: int, block: int, size: int = CHUNK) -> np.ndarray:
-    """Tricks (size, n_tasks) for block ``block``: every task on every sampled deal."""
+def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None) -> np.ndarray:
+    """Tricks (stop − start, n_tasks) of samples ``start`` … ``stop − 1``: every
+    task on every sampled deal, with ``solver`` (default: a new one of the
+    plan's size)."""
     from .solver import Deal
     variant = plan.knowledge.variant
-    deals = sample_block(plan.knowledge, seed, block, size)
+    deals = sample_range(plan.knowledge, seed, start, stop)
+    size = len(deals)
     hands = [tuple(int(h) for h in row) for row in deals]
-    solver = _solver(plan.tt_log2)
+    solver = solver if solver is not None else plan.solver()
     out = np.zeros((size, len(plan.tasks)), dtype=np.int16)
     contracts = {}
 
-    def deal_for(choice, leader, h):
+    def count_one(choice, task, h):
         if choice not in contracts:
             c = choice.make(variant)
             contracts[choice] = (c, c.deal_rules())
         c, rules = contracts[choice]
-        return c, Deal(c, Position(h, leader), rules)
+        d = Deal(c, Position(h, task.leader), rules)
+        if task.cap is not None:
+            return capped_tricks(solver, c, d, task.side, task.cap)
+        return tricks_from_value(c, solver.value(d, 1 << task.side))
 
     for j, task in enumerate(plan.tasks):
         if task.pick_from:
             # group samples by the picked choice so the core keeps one configuration at a time
             picks = np.argmax(out[:, list(task.pick_from)], axis=1)
-            order = np.argsort(picks, kind="stable")
-            for i in order:
-                c, d = deal_for(task.pick_choices[picks[i]], task.leader, hands[i])
-                out[i, j] = tricks_from_value(c, solver.value(d, 1 << task.side))
+            for i in np.argsort(picks, kind="stable"):
+                out[i, j] = count_one(task.pick_choices[picks[i]], task, hands[i])
         else:
             for i in range(size):
-                c, d = deal_for(task.choice, task.leader, hands[i])
-                out[i, j] = tricks_from_value(c, solver.value(d, 1 << task.side))
+                out[i, j] = count_one(task.choice, task, hands[i])
     return out
-
-
-def _worker(args):
-    plan, seed, block, size = args
-    return block, solve_block(plan, seed, block, size)
 
 
 @dataclass
 class RunResult:
-    """The raw counts of a run: ``tricks[key]`` an int array over the finished samples."""
+    """The raw counts of a run: ``tricks[key]`` an int array over the finished
+    samples — always the first ``samples`` of the run, so that ``--samples``
+    equal to it reproduces them."""
     tricks: dict
     samples: int          # finished samples
     requested: int
@@ -319,45 +367,134 @@ class RunResult:
     interrupted: bool = False
 
 
-def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None) -> RunResult:
-    """Solve ``samples`` deals in blocks, in ``jobs`` processes (each with its own
-    Solver).  ``progress(n)`` is called as deals finish.  Ctrl-C stops the run
-    cleanly: the blocks finished so far are returned, ``interrupted`` set."""
+MAX_UNIT = 100
+"""Most samples in a unit of work of short hands: a unit makes its own Solver
+(about 10 ms for the 2^16 table of a short hand), so units are kept large
+enough for that to be a small part of their work."""
+
+
+def unit_size(plan: Plan, samples: int, workers: int) -> int:
+    """Samples per unit of work: one for 13-card hands (a sample can take
+    seconds), else about four units a worker, at most :data:`MAX_UNIT`."""
+    if plan.knowledge.variant.hand_size > 10:
+        return 1
+    return max(1, min(MAX_UNIT, math.ceil(samples / (4 * max(1, workers)))))
+
+
+def _units(samples: int, size: int):
+    """The ranges of work, generated as they are taken (never a list of them all)."""
+    start = 0
+    while start < samples:
+        yield start, min(samples, start + size)
+        start += size
+
+
+class _Prefix:
+    """Finished ranges, kept until they join the prefix of samples done."""
+
+    def __init__(self, n_tasks: int):
+        self.parts, self.waiting, self.next = [], {}, 0
+        self.n_tasks = n_tasks
+
+    def add(self, start: int, arr: np.ndarray) -> None:
+        self.waiting[start] = arr
+        while self.next in self.waiting:
+            a = self.waiting.pop(self.next)
+            self.parts.append(a)
+            self.next += len(a)
+
+    def array(self) -> np.ndarray:
+        if not self.parts:
+            return np.zeros((0, self.n_tasks), dtype=np.int64)
+        return np.concatenate(self.parts, axis=0).astype(np.int64)
+
+
+def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, scheduler=None) -> RunResult:
+    """Solve ``samples`` deals in units (:func:`unit_size`), in ``jobs``
+    processes or on the Dask cluster at ``scheduler``; each unit of a worker
+    makes its own Solver, the single process one Solver for the run.  At most
+    a few units per worker are handed out at a time, so memory does not depend
+    on ``samples``.  ``progress(n)`` is called as deals finish.  Ctrl-C stops
+    the run cleanly: the first samples finished without a gap are returned,
+    ``interrupted`` set."""
     if samples < 1:
         raise KingsolveError(f"samples must be at least 1, not {samples}")
     if seed < 0:
         raise KingsolveError(f"seed must be a non-negative integer, not {seed}")
-    blocks = [(b, min(CHUNK, samples - b * CHUNK)) for b in range((samples + CHUNK - 1) // CHUNK)]
-    done = {}
+    done = _Prefix(len(plan.tasks))
     interrupted = False
+
+    def finished(start, arr):
+        done.add(start, arr)
+        if progress:
+            progress(len(arr))
+
     try:
-        if jobs <= 1:
-            for b, size in blocks:
-                done[b] = solve_block(plan, seed, b, size)
-                if progress:
-                    progress(size)
+        if scheduler is not None:
+            _run_dask(plan, samples, seed, scheduler, finished)
+        elif jobs <= 1:
+            solver = plan.solver()
+            for start, stop in _units(samples, unit_size(plan, samples, 1)):
+                finished(start, solve_range(plan, seed, start, stop, solver))
         else:
-            pool = StoppablePool(jobs)
-            try:
-                futures = [pool.submit(_worker, (plan, seed, b, size)) for b, size in blocks]
-                for fut in cf.as_completed(futures):
-                    b, arr = fut.result()
-                    done[b] = arr
-                    if progress:
-                        progress(len(arr))
-            except KeyboardInterrupt:
-                pool.stop()  # the workers' searches stop within milliseconds
-                raise
-            finally:
-                pool.shutdown()
+            _run_pool(plan, samples, seed, jobs, finished)
     except KeyboardInterrupt:
         interrupted = True
+    arr = done.array()
     keys = [t.key for t in plan.tasks]
-    if done:
-        arr = np.concatenate([done[b] for b in sorted(done)], axis=0).astype(np.int64)
-    else:
-        arr = np.zeros((0, len(keys)), dtype=np.int64)
     return RunResult({k: arr[:, j] for j, k in enumerate(keys)}, len(arr), samples, seed, interrupted)
+
+
+def _drive(units, submit, wait_first, in_flight: int, finished) -> None:
+    """Keep ``in_flight`` units submitted, taking the next unit as one finishes."""
+    pending = {}
+    for unit in units:
+        pending[submit(unit)] = unit
+        if len(pending) < in_flight:
+            continue
+        for fut in wait_first(pending):
+            finished(pending.pop(fut)[0], fut.result())
+    while pending:
+        for fut in wait_first(pending):
+            finished(pending.pop(fut)[0], fut.result())
+
+
+def _run_pool(plan, samples, seed, jobs, finished) -> None:
+    pool = StoppablePool(jobs)
+    try:
+        _drive(_units(samples, unit_size(plan, samples, jobs)),
+               lambda u: pool.submit(solve_range, plan, seed, u[0], u[1]),
+               lambda pending: cf.wait(pending, return_when=cf.FIRST_COMPLETED)[0],
+               2 * jobs, finished)
+    except KeyboardInterrupt:
+        pool.stop()  # the workers' searches stop within milliseconds
+        raise
+    finally:
+        pool.shutdown()
+
+
+def _run_dask(plan, samples, seed, address, finished) -> None:
+    from .workers import dask_client
+    client = dask_client(address)
+    try:
+        from distributed import wait
+        workers = max(1, sum(client.nthreads().values()))
+        pending_all = []
+
+        def submit(u):
+            fut = client.submit(solve_range, plan, seed, u[0], u[1], pure=False)
+            pending_all.append(fut)
+            return fut
+
+        try:
+            _drive(_units(samples, unit_size(plan, samples, workers)), submit,
+                   lambda pending: wait(list(pending), return_when="FIRST_COMPLETED").done,
+                   2 * workers, finished)
+        except KeyboardInterrupt:
+            client.cancel([f for f in pending_all if not f.done()])
+            raise
+    finally:
+        client.close()
 
 
 # --------------------------------------------------------------------------- analysis
@@ -366,7 +503,7 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None) 
 class BidAnalysis:
     """The answer: ``choices`` (a DataFrame, one row per game the seat could
     name), ``bids`` (king52: one row per auction bid; else None), ``summary``
-    (the recommendation and the decisions), and the raw counts."""
+    (the decisions and their uncertainty), and the raw counts."""
     variant: Variant
     role: str
     seat: int
@@ -385,12 +522,28 @@ class BidAnalysis:
     offer: int | None = None
     buyer: int | None = None
 
+    @property
+    def stage(self) -> str | None:
+        """The seller's moment: ``name`` (three cards seen) or ``decide`` (the whole hand)."""
+        return self.summary.get("stage")
+
 
 def _stats(x: np.ndarray):
     n = len(x)
     mean = float(x.mean()) if n else float("nan")
     se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
     return mean, se
+
+
+def bootstrap(seed: int, m: int, answer, rounds: int = BOOTSTRAP) -> dict:
+    """How stable an answer computed from ``m`` samples is: ``answer(idx)`` on
+    ``rounds`` resamples (with replacement) of the sample indices; the share
+    of each answer, most frequent first.  The resamples come from the run's
+    seed (a stream apart from the deals'), so the same run gives the same
+    shares."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1 << 32, 1)))
+    counts = Counter(answer(rng.integers(0, m, m)) for _ in range(rounds))
+    return {k: c / rounds for k, c in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))}
 
 
 def _choice_rows(variant, choices, tricks, prefix, n_tricks):
@@ -407,20 +560,42 @@ def _choice_rows(variant, choices, tricks, prefix, n_tricks):
     return rows
 
 
+def max_offer(buy: np.ndarray, defend: np.ndarray, n_tricks: int) -> int:
+    """The most tricks worth offering: the largest N with Σ(buy − N) ≥ Σ defend
+    over the samples, in exact integers (a break-even counts as worth it)."""
+    m = len(buy)
+    return int(max(0, min(n_tricks, int((buy - defend).sum()) // m)))
+
+
+def offer_uncertainty(buy, defend, n_tricks, seed) -> dict:
+    """The most tricks worth offering against one seller's game and how sure it
+    is: the gain of buying (tricks as buyer − as defender) ± its standard
+    error, the share of samples in which buying at that offer does at least as
+    well as not buying, and the offers a bootstrap over the samples gives."""
+    d = buy - defend
+    n = max_offer(buy, defend, n_tricks)
+    gain, gain_se = _stats(d)
+    return {"max_offer": n, "gain": gain, "gain_se": gain_se, "p_not_worse": float((d >= n).mean()),
+            "offer_bootstrap": bootstrap(seed, len(d), lambda idx: max_offer(buy[idx], defend[idx], n_tricks))}
+
+
 def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str | None = None,
             seller: int | None = None, buyer: int | None = None, known=(), offer: int | None = None,
             seller_trump: str | None = None, games=None, samples: int = 1000, seed: int | None = None,
-            jobs: int = 1, progress=None, tt_log2: int = 16) -> BidAnalysis:
+            jobs: int = 1, progress=None, tt_log2: int | None = None, scheduler=None) -> BidAnalysis:
     """Simulate and analyse a bidding decision (see the module docstring).
 
-    ``hand`` is the seat's cards (a mask); ``seller`` the first hand (the king52
-    dealer; default seat 0, or ``seat`` itself in the seller role); ``known``
-    (seat or "talon", mask) pairs of other known cards;
-    ``seller_trump`` the game the seller named (buyer, bidder: the game defended
-    when not buying; default: every game, and the most cautious offer);
-    ``offer`` the tricks offered to the seller (seller role); ``games`` the
+    ``hand`` is the seat's cards (a mask; a seller's three first cards or his
+    whole hand); ``seller`` the first hand (the king52 dealer; default seat 0,
+    or ``seat`` itself in the seller role); ``known`` (seat or "talon", mask)
+    pairs of other known cards; ``seller_trump`` the game the seller named (the
+    seller with his whole hand: required; buyer, bidder: the game defended when
+    not buying — not given, one answer per game he could have named);
+    ``offer`` the tricks offered to the seller by ``buyer``; ``games`` the
     names of the games to consider (default: every game of the variant — each
-    costs a double-dummy solve per sample).  Seats 0-based."""
+    costs a double-dummy solve per sample); ``tt_log2`` a fixed table size
+    (default: :func:`kingsolve.solver.solver_for`'s); ``scheduler`` a Dask
+    scheduler's address (instead of ``jobs`` local processes).  Seats 0-based."""
     n = variant.n_seats
     role = role or ("bidder" if variant.id == "king52" else "buyer")
     if role not in ROLES:
@@ -448,122 +623,152 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
         raise InvalidRulesError(f"an offer of {offer} tricks: a hand takes 0..{variant.hand_size}")
     if buyer is not None and role != "seller":
         raise InvalidRulesError("--buyer names who made the seller's offer (--role seller)")
+    seller_choice = parse_choice(seller_trump, variant) if seller_trump is not None else None
+    stage = None
     if role == "seller":
+        stage = "decide" if count(hand) == variant.hand_size else "name"
+        if stage == "name" and offer is not None:
+            raise InvalidRulesError("--offer with a three-card hand: offers come after the deal is completed "
+                                    "(give the whole hand and --seller-trump)")
+        if stage == "name" and seller_choice is not None:
+            raise InvalidRulesError("--seller-trump with a three-card hand: with three cards the question is "
+                                    "which game to name (give the whole hand to decide on an offer)")
+        if stage == "decide" and seller_choice is None:
+            raise InvalidRulesError("--role seller with the whole hand: give --seller-trump, the game named after "
+                                    "three cards (with only those three cards, the answer is which game to name)")
         buyer = (seller + 1) % n if buyer is None else buyer
         if not 0 <= buyer < n or buyer == seller:
             raise InvalidLayoutError(f"buyer seat {buyer + 1}: another seat than the seller's, 1..{n}")
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
+        seed = fresh_seed()
     knowledge = make_knowledge(variant, seat, hand, known, full_hand=(role != "seller"), partial_sizes=(3,))
     choices = choices_for(variant)
     if games:
         picked = [parse_choice(g, variant) for g in games]
         choices = tuple(c for c in choices if c in picked)
-    seller_choice = parse_choice(seller_trump, variant) if seller_trump is not None else None
-    if seller_choice is not None and role == "seller":
-        raise InvalidRulesError("--seller-trump is for the buyer and the bidder; the seller is told his best game")
 
     tasks = []
     if role in ("buyer", "bidder"):
         tasks += [Task(f"own:{c.name}", c, seat, seat) for c in choices]
         if role == "bidder":
-            tasks += [Task(f"dealer:{c.name}", c, seat, seller) for c in choices if c.contract == "minus"]
+            cap = max(int(b[1:]) for b in KING52_BIDS if b[0] == "-")
+            tasks += [Task(f"dealer:{c.name}", c, seat, seller, cap=cap) for c in choices if c.contract == "minus"]
         defended = [seller_choice] if seller_choice else list(choices)
         tasks += [Task(f"defend:{c.name}", c, seller, seat) for c in defended]
-    else:
+    elif stage == "name":
         tasks += [Task(f"own:{c.name}", c, seller, seller) for c in choices]
-        if offer is not None:
-            first = len(tasks)
-            tasks += [Task(f"buyer:{c.name}", c, buyer, buyer) for c in choices]
-            tasks.append(Task("defend:bought", None, buyer, seller,
-                              pick_from=tuple(range(first, first + len(choices))), pick_choices=choices))
+    else:
+        tasks.append(Task(f"own:{seller_choice.name}", seller_choice, seller, seller))
+        first = len(tasks)
+        tasks += [Task(f"buyer:{c.name}", c, buyer, buyer) for c in choices]
+        tasks.append(Task("defend:bought", None, buyer, seller,
+                          pick_from=tuple(range(first, first + len(choices))), pick_choices=choices))
     plan = Plan(knowledge, tuple(tasks), tt_log2)
-    run = run_plan(plan, samples, seed, jobs, progress)
+    run = run_plan(plan, samples, seed, jobs, progress, scheduler)
     if run.samples == 0:
-        raise KeyboardInterrupt("interrupted before the first block of samples was finished")
-    return _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, seller_choice, offer, run)
+        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    return _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, seller_choice, offer, run,
+                        stage=stage)
 
 
-def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, seller_choice, offer, run):
+def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, seller_choice, offer, run,
+                 stage=None):
     t = run.tricks
     n_tricks = variant.hand_size
     m = run.samples
-    rows = _choice_rows(variant, choices, t, "own", n_tricks)
-    table = pd.DataFrame(rows).set_index("choice")
-    summary = {}
+    own_choices = choices if stage != "decide" else (seller_choice,)
+    table = pd.DataFrame(_choice_rows(variant, own_choices, t, "own", n_tricks)).set_index("choice")
+    summary = {"model": MODEL}
     bids = None
     game_trick = variant.prices.game_trick
 
-    own_sum = {c.name: int(t[f"own:{c.name}"].sum()) for c in choices}
-    pos_choices = [c for c in choices if c.contract != "minus"]
-    best = max(pos_choices if role != "bidder" else choices,
-               key=lambda c: float(points_of_tricks(c.make(variant), t[f"own:{c.name}"]).mean()))
-    summary["recommended"] = best.name
-    summary["recommended_mean"] = float(t[f"own:{best.name}"].mean())
-    summary["recommended_points"] = float(points_of_tricks(best.make(variant), t[f"own:{best.name}"]).mean())
+    def points(c, key=None):
+        return points_of_tricks(c.make(variant), t[key or f"own:{c.name}"])
 
-    defended = list(choices) + ([seller_choice] if seller_choice and seller_choice not in choices else [])
+    def best_of(cands, idx=None):
+        pick = (lambda x: x) if idx is None else (lambda x: x[idx])
+        return max(cands, key=lambda c: int(pick(points(c)).sum()))   # the first of equals, in game order
+
+    if role != "seller" or stage == "name":
+        cands = [c for c in choices if role == "bidder" or c.contract != "minus"]
+        best = best_of(cands)
+        summary["recommended"] = best.name
+        summary["recommended_mean"] = float(t[f"own:{best.name}"].mean())
+        summary["recommended_points"] = float(points(best).mean())
+        summary["recommended_bootstrap"] = bootstrap(run.seed, m, lambda idx: best_of(cands, idx).name)
+
     if role in ("buyer", "bidder"):
         for c in choices:
             key = f"defend:{c.name}"
             if key in t:
-                mean, se = _stats(t[key])
-                table.loc[c.name, "defend_mean"] = mean
-                table.loc[c.name, "defend_se"] = se
-                table.loc[c.name, "defend_points"] = float(points_of_tricks(c.make(variant), t[key]).mean())
+                table.loc[c.name, "defend_mean"], table.loc[c.name, "defend_se"] = _stats(t[key])
+                table.loc[c.name, "defend_points"] = float(points(c, key).mean())
     if role == "buyer":
         buy = t[f"own:{best.name}"]
-        offers = {}
-        for c in defended:
-            key = f"defend:{c.name}"
-            if key in t:
-                # largest N with sum(buy - N) >= sum(defend), in exact integers
-                diff = int((buy - t[key]).sum())
-                n_max = max(0, min(n_tricks, diff // m))
-                offers[c.name] = n_max
-                d = buy - t[key]
-                if c in choices:
-                    table.loc[c.name, "max_offer"] = n_max
-                    table.loc[c.name, "gain_mean"] = float(d.mean())
-                    table.loc[c.name, "gain_se"] = _stats(d)[1]
+        defended = [seller_choice] if seller_choice else list(choices)
+        offers = {c.name: offer_uncertainty(buy, t[f"defend:{c.name}"], n_tricks, run.seed) for c in defended}
+        for name, o in offers.items():
+            if name in table.index:
+                table.loc[name, "max_offer"] = o["max_offer"]
+                table.loc[name, "gain_mean"], table.loc[name, "gain_se"] = o["gain"], o["gain_se"]
+                table.loc[name, "p_not_worse"] = o["p_not_worse"]
+        summary["seller_trump"] = seller_choice.name if seller_choice else None
         if seller_choice is not None:
-            summary["seller_trump"] = seller_choice.name
-            summary["max_offer"] = offers[seller_choice.name]
+            o = offers[seller_choice.name]
+            summary.update(o)
             summary["defend_mean"], summary["defend_se"] = _stats(t[f"defend:{seller_choice.name}"])
+            summary["points_after_max_offer"] = game_trick * (summary["recommended_mean"] - o["max_offer"])
         else:
-            # the cautious limit: the seller's game the seat defends best
-            worst = max(offers, key=lambda k: int(t[f"defend:{k}"].sum()))
-            summary["seller_trump"] = None
-            summary["max_offer"] = offers[worst]
-            summary["max_offer_against"] = worst
-        summary["points_after_max_offer"] = game_trick * (summary["recommended_mean"] - summary["max_offer"])
+            summary["offers"] = {name: o["max_offer"] for name, o in offers.items()}
+            summary["offers_p_not_worse"] = {name: o["p_not_worse"] for name, o in offers.items()}
+            summary["offers_bootstrap"] = {name: o["offer_bootstrap"] for name, o in offers.items()}
+    elif role == "seller" and stage == "name":
+        summary["stage"] = "name"
+        summary["name"] = summary["recommended"]
     elif role == "seller":
-        summary["own_points"] = summary["recommended_points"]
+        summary["stage"] = "decide"
+        named = seller_choice
+        play = points(named)
         write_two = 2 * game_trick
-        summary["write_two_points"] = float(write_two)
-        alternatives = {"play": own_sum[best.name] * game_trick, "write-two": write_two * m}
+        d = t["defend:bought"]
+        picked = np.argmax(np.stack([t[f"buyer:{c.name}"] for c in choices], axis=1), axis=1)
+        summary.update({
+            "named": named.name, "buyer": buyer, "play_points": float(play.mean()), "play_se": _stats(play)[1],
+            "write_two_points": float(write_two),
+            "defend_mean": _stats(d)[0], "defend_se": _stats(d)[1],
+            "buyer_games": {c.name: int((picked == k).sum()) for k, c in enumerate(choices)},
+        })
+
+        def least_offer(idx):
+            # smallest N with game_trick·Σ(N + d) ≥ max(Σ play, Σ write-two), exact integers
+            k = len(idx)
+            refuse = max(int(play[idx].sum()), write_two * k)
+            need = refuse - game_trick * int(d[idx].sum())
+            n_min = -(-need // (game_trick * k)) if need > 0 else 0
+            return int(n_min) if n_min <= n_tricks else None
+
+        all_idx = np.arange(m)
+        summary["min_offer"] = least_offer(all_idx)
+        summary["min_offer_bootstrap"] = bootstrap(run.seed, m, least_offer)
+        refuse_key = "play" if int(play.sum()) >= write_two * m else "write-two"
+        alternatives = {"play": int(play.sum()), "write-two": write_two * m}
         if offer is not None:
-            d = t["defend:bought"]
-            picked = np.argmax(np.stack([t[f"buyer:{c.name}"] for c in choices], axis=1), axis=1)
+            accept = game_trick * (offer + d)
+            alternatives["accept"] = int(accept.sum())
             summary["offer"] = offer
-            summary["buyer"] = buyer
-            summary["defend_mean"], summary["defend_se"] = _stats(d)
-            summary["accept_points"] = float(game_trick * (offer + d.mean()))
-            summary["buyer_games"] = {c.name: int((picked == k).sum()) for k, c in enumerate(choices)}
-            alternatives["accept"] = game_trick * (offer * m + int(d.sum()))
-            refuse = max(alternatives["play"], alternatives["write-two"])
-            # smallest offer worth accepting: game_trick*(N*m + sum d) >= refuse
-            need = refuse - game_trick * int(d.sum())
-            n_min = -(-need // (game_trick * m)) if need > 0 else 0
-            summary["min_offer"] = int(n_min) if n_min <= n_tricks else None
+            summary["accept_points"] = float(accept.mean())
+            summary["accept_se"] = _stats(accept)[1]
+            refuse = play if refuse_key == "play" else np.full(m, write_two)
+            summary["p_accept_not_worse"] = float((accept >= refuse).mean())
         order = ["accept", "play", "write-two"]
         summary["decision"] = max(order, key=lambda k: (alternatives.get(k, -10**18), -order.index(k)))
     else:
         for c in choices:
             key = f"dealer:{c.name}"
             if key in t:
-                table.loc[c.name, "dealer_mean"], table.loc[c.name, "dealer_se"] = _stats(t[key])
-        bids, bsum = _king52_bids(variant, choices, defended, t, seller_choice, m)
+                table.loc[c.name, "dealer_p1"] = float((t[key] >= 1).mean())
+                table.loc[c.name, "dealer_p2"] = float((t[key] >= 2).mean())
+        bids, bsum = _king52_bids(variant, choices, t, seller_choice, run.seed)
         summary.update(bsum)
 
     return BidAnalysis(variant=variant, role=role, seat=seat, seller=seller, hand=hand, knowledge=knowledge,
@@ -572,56 +777,79 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
                        offer=offer, buyer=buyer)
 
 
-def bid_settlement(variant: Variant, bid: str, choice: Choice, own, dealer=None):
+def bid_settlement(variant: Variant, bid: str, choice: Choice, own, dealer=None, pay: str | None = None):
     """The bidder's points on the score sheet, per sample, after winning the
-    king52 auction with ``bid`` and playing ``choice`` (docs/bid.md):
-    ``+N`` positive deal, 25 a trick, less 25 for each trick short of N;
-    ``−N`` negative deal, 325 − 75 a trick, less 75 for each of the dealer's
-    tricks up to N (their penalty moves from the dealer to the bidder)."""
-    sign, n = bid[0], int(bid[1:])
+    king52 auction with ``bid`` (``+N`` / ``−N``) and playing ``choice``: his
+    points for his tricks less what he hands the dealer
+    (:func:`kingsolve.settlement.auction_transfer`, under ``pay`` or the
+    variant's ``auction-pay``).  ``dealer``: the dealer's tricks (negative
+    deals; counts capped at N do as well)."""
+    sign = bid[0]
     c = choice.make(variant)
-    pts = points_of_tricks(c, own)
-    if sign == "+":
-        if choice.contract != "trump":
-            raise InvalidRulesError(f"bid {bid} is a positive deal, not {choice.name}")
-        return pts - c.per_trick * np.maximum(0, n - own)
-    if choice.contract != "minus":
-        raise InvalidRulesError(f"bid {bid} is a negative deal, not {choice.name}")
-    return pts + c.per_trick * np.minimum(n, dealer)   # per_trick is −75
+    if (sign == "+") != (choice.contract == "trump"):
+        raise InvalidRulesError(f"bid {bid} is a {'positive' if sign == '+' else 'negative'} deal, not {choice.name}")
+    return points_of_tricks(c, own) - auction_transfer(c, int(bid[1:]), own, dealer, pay)
 
 
-def _king52_bids(variant, choices, defended, t, seller_choice, m):
-    rows = []
-    if seller_choice is not None:
-        base_choice = seller_choice
-    else:
-        # not told the dealer's game: compare with the one the bidder defends best (cautious)
-        base_choice = max((c for c in defended if f"defend:{c.name}" in t),
-                          key=lambda c: int(points_of_tricks(c.make(variant), t[f"defend:{c.name}"]).sum()))
-    base = points_of_tricks(base_choice.make(variant), t[f"defend:{base_choice.name}"])
-    base_sum = int(base.sum())
-    best_bid = None
+def _best_bid(variant, choices, t, base, pay, idx=None):
+    """(highest bid worth making or None, {bid: (game, settlement array)}) under ``pay``:
+    for each bid the game of its sign with the most points, worth it when its
+    settlement's sum is at least the baseline's (``base``, or None: no baseline)."""
+    sel = (lambda x: x) if idx is None else (lambda x: x[idx])
+    best, per_bid = None, {}
     for bid in KING52_BIDS:
         cands = [c for c in choices if (c.contract == "trump") == (bid[0] == "+")]
         if not cands:  # --games left out every game of this sign
             continue
-        settle = {c.name: bid_settlement(variant, bid, c, t[f"own:{c.name}"], t.get(f"dealer:{c.name}"))
+        settle = {c.name: sel(bid_settlement(variant, bid, c, t[f"own:{c.name}"], t.get(f"dealer:{c.name}"), pay))
                   for c in cands}
         name = max(settle, key=lambda k: int(settle[k].sum()))
-        s = settle[name]
+        per_bid[bid] = (name, settle[name])
+        if base is not None and int(settle[name].sum()) >= int(sel(base).sum()):
+            best = bid
+    return best, per_bid
+
+
+def _king52_bids(variant, choices, t, seller_choice, seed):
+    pay = variant.options.auction_pay or "shortfall"
+    other = next(p for p in AUCTION_PAY if p != pay)
+
+    def baseline(c):
+        return points_of_tricks(c.make(variant), t[f"defend:{c.name}"])
+
+    base = baseline(seller_choice) if seller_choice is not None else None
+    best, per_bid = _best_bid(variant, choices, t, base, pay)
+    rows = []
+    for bid, (name, s) in per_bid.items():
         mean, se = _stats(s)
-        worth = int(s.sum()) >= base_sum
-        gain = s - base
-        rows.append({"bid": bid, "choice": name, "settlement": mean, "settlement_se": se,
-                     "gain": float(gain.mean()), "gain_se": _stats(gain)[1], "worth": worth})
-        if worth:
-            best_bid = bid
-    table = pd.DataFrame(rows, columns=["bid", "choice", "settlement", "settlement_se", "gain", "gain_se", "worth"]).set_index("bid")
-    summary = {"seller_trump": seller_choice.name if seller_choice else None,
-               "baseline_game": base_choice.name, "baseline_points": float(base.mean()),
-               "best_bid": best_bid,
-               "best_bid_choice": table.loc[best_bid, "choice"] if best_bid else None,
-               "best_bid_settlement": float(table.loc[best_bid, "settlement"]) if best_bid else None}
+        row = {"bid": bid, "choice": name, "settlement": mean, "settlement_se": se}
+        if base is not None:
+            gain = s - base
+            row.update({"gain": float(gain.mean()), "gain_se": _stats(gain)[1],
+                        "p_not_worse": float((gain >= 0).mean()), "worth": int(s.sum()) >= int(base.sum())})
+        rows.append(row)
+    cols = ["bid", "choice", "settlement", "settlement_se"] + (
+        ["gain", "gain_se", "p_not_worse", "worth"] if base is not None else [])
+    table = pd.DataFrame(rows, columns=cols).set_index("bid")
+    summary = {"seller_trump": seller_choice.name if seller_choice else None, "auction_pay": pay}
+    if seller_choice is not None:
+        summary.update({
+            "baseline_game": seller_choice.name, "baseline_points": float(base.mean()),
+            "best_bid": best,
+            "best_bid_choice": per_bid[best][0] if best else None,
+            "best_bid_settlement": float(per_bid[best][1].mean()) if best else None,
+            "best_bid_p_not_worse": float(table.loc[best, "p_not_worse"]) if best else None,
+            "best_bid_bootstrap": bootstrap(seed, len(base), lambda idx: _best_bid(
+                variant, choices, t, base, pay, idx)[0] or "pass"),
+            "other_reading": other,
+            "best_bid_other_reading": _best_bid(variant, choices, t, base, other)[0],
+        })
+    else:
+        defended = [c for c in choices if f"defend:{c.name}" in t]
+        summary["best_bids"] = {c.name: _best_bid(variant, choices, t, baseline(c), pay)[0] for c in defended}
+        summary["other_reading"] = other
+        summary["best_bids_other_reading"] = {c.name: _best_bid(variant, choices, t, baseline(c), other)[0]
+                                              for c in defended}
     return table, summary
 
 

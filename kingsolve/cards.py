@@ -27,7 +27,7 @@ SUIT_BITS = 0x1FFF  # 13 ranks of one suit, unshifted
 SUIT_MASKS = tuple(SUIT_BITS << (SUIT_SHIFT * s) for s in SUITS)
 ALL_CARDS = SUIT_MASKS[0] | SUIT_MASKS[1] | SUIT_MASKS[2] | SUIT_MASKS[3]
 
-# Suit markers accepted on input (RULES.md §6, INTERFACE.md): symbols, outline
+# Suit markers accepted on input (docs/cli.md, Layouts and cards): symbols, outline
 # symbols, Latin letters and the Russian/Ukrainian initials
 # (пики/піки, червы/черви, бубны/бубни, трефы/трефи).
 SUIT_MARKERS = {
@@ -39,13 +39,27 @@ SUIT_MARKERS = {
     "П": SPADES, "Ч": HEARTS, "Б": DIAMONDS,
 }
 # Rank tokens: Latin (T is the ten) and Cyrillic (Т is the ace: туз; К король,
-# Д дама, В валет).  Cyrillic capital Т is never a suit marker (that is "т").
+# Д дама, В валет), either case.  Capital Т is never a suit marker; lowercase
+# т is both the ace and the clubs marker (трефы): which one is told by where it
+# stands (see parse_card and layout.parse_hand).
 RANK_TOKENS = {
     "A": ACE, "K": KING, "Q": QUEEN, "J": JACK, "T": TEN, "10": TEN,
     "a": ACE, "k": KING, "q": QUEEN, "j": JACK, "t": TEN,
     "Т": ACE, "К": KING, "Д": QUEEN, "В": JACK,
+    "т": ACE, "к": KING, "д": QUEEN, "в": JACK,
     **{str(r): r for r in range(2, 10)},
 }
+
+CYRILLIC_ACE_HINT = "Т is the ace (туз); the ten is 10 or T"
+
+
+def ace_hint(c: int, text: str) -> str:
+    """``"; Т is the ace …"`` when card ``c`` is an ace or a ten and ``text``
+    (what the user wrote) has a Cyrillic Т: the likely slip of writing Т for
+    the ten.  Empty otherwise; appended to layout and hand errors."""
+    if rank_of(c) in (ACE, TEN) and ("Т" in text or "т" in text):
+        return "; " + CYRILLIC_ACE_HINT
+    return ""
 
 
 def clean(text: str) -> str:

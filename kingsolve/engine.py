@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .cards import SUIT_MASKS, bit, card_symbol, count, rank_of, suit_of
+from .cards import SUIT_MASKS, bit, card_symbol, cards_of, count, rank_of, suit_of
 from .errors import IllegalPlayError, InvalidLayoutError
+from .reporting.text import plural
 from .variants import DealRules
 
 
@@ -47,7 +48,7 @@ def check_position(rules: DealRules, pos: Position) -> None:
     if not 0 <= pos.leader < n:
         raise InvalidLayoutError(f"leader {pos.leader + 1} is not a seat of {n}")
     if len(pos.trick) >= n:
-        raise InvalidLayoutError(f"{len(pos.trick)} cards on the table: a trick has {n}")
+        raise InvalidLayoutError(f"{plural(len(pos.trick), 'card')} on the table: a trick has {n}")
     seen = 0
     for c in pos.trick:
         if seen & bit(c):
@@ -63,7 +64,7 @@ def check_position(rules: DealRules, pos: Position) -> None:
         want = size - (1 if k < len(pos.trick) else 0)
         if count(pos.hands[seat]) != want:
             raise InvalidLayoutError(
-                f"seat {seat + 1} holds {count(pos.hands[seat])} cards, expected {want}")
+                f"seat {seat + 1} holds {plural(count(pos.hands[seat]), 'card')}, expected {want}")
     if pos.trick_index + pos.tricks_left > rules.n_tricks:
         raise InvalidLayoutError(f"trick {pos.trick_index + 1} with {pos.tricks_left} to play exceeds the deal's {rules.n_tricks} tricks")
 
@@ -104,6 +105,13 @@ def trick_winner(rules: DealRules, leader: int, cards) -> int:
 
 def trick_value(rules: DealRules, cards, trick_index: int) -> int:
     return sum(rules.card_points[c] for c in cards) + rules.trick_points[trick_index]
+
+
+def points_at_stake(rules: DealRules, pos: Position) -> int:
+    """What every seat together still scores from ``pos`` on (at the start of a
+    deal: the contract's total), the points each seat starts with included."""
+    held = sum(rules.card_points[c] for h in pos.hands for c in cards_of(h)) + sum(rules.card_points[c] for c in pos.trick)
+    return held + sum(rules.trick_points[pos.trick_index:]) + rules.seat_base * rules.n_seats
 
 
 @dataclass(frozen=True)

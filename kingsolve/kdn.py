@@ -1,6 +1,7 @@
-"""KDN — King Deal Notation (``.kdn``): reader and writer (INTERFACE.md, KDN).
+"""KDN — King Deal Notation (``.kdn``): reader and writer (docs/cli.md, KDN).
 
-A KDN file holds records separated by blank lines.  A record is PGN-like::
+A KDN file holds records separated by a blank line (an empty line, or one of
+spaces only; a record's own lines may not be blank).  A record is PGN-like::
 
     [Variant "ua3"] [Contract "no-hearts"]
     [Leader "1"]
@@ -224,9 +225,6 @@ class Record:
     def where(self, line=None, col=None) -> str:
         return ":".join(str(p) for p in (self.source, line or self.line, col) if p is not None)
 
-    def to_kdn(self, layout: Layout | None = None) -> str:
-        return write_record(self, layout)
-
 
 class _Scanner:
     """Offsets to line:col, and the warnings/strict policy of one parse."""
@@ -356,6 +354,9 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
             if name.lower() == "play":
                 in_play = True
             if name in rec.tags and name != "Claim":
+                if rec.tricks:
+                    raise sc.error(pos, f"[{name}] again after the play: a new record? Records are separated by "
+                                        f"a blank line", name)
                 sc.warn(rec, pos, f"tag [{name}] given twice; the last one counts", name)
             rec.tags[name] = value
             rec.tag_lines[name] = (line, col)
@@ -394,7 +395,8 @@ def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
                     sc.warn(rec, pos, "play line before [Play]; read as play", m.group(0))
                     in_play = True
                 if number != expected:
-                    sc.warn(rec, pos, f"trick numbered {number}, expected {expected}", m.group(0))
+                    again = " (a new record? Records are separated by a blank line)" if number == 1 else ""
+                    sc.warn(rec, pos, f"trick numbered {number}, expected {expected}{again}", m.group(0))
                 trick = Trick(number, line, col)
                 rec.tricks.append(trick)
                 rec.items.append(("trick", trick))

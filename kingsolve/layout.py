@@ -1,17 +1,18 @@
-"""Layouts: the hands of every seat, on one line (INTERFACE.md).
+"""Layouts: the hands of every seat, on one line (docs/cli.md).
 
 ``FIRST:HAND HAND HAND [HAND]`` — hands clockwise from seat FIRST, each in PBN
 order ``♠.♥.♦.♣`` with dots; or the same hands with suit markers instead of
 dots (``♠J8 ♥1087 ♦J87 ♣Q7``), hands separated by ``/`` or ``|``.  Ranks
-``AKQJT98765432`` and ``10``, or Cyrillic ``Т К Д В`` (Т is the ace, туз).
+``AKQJT98765432`` and ``10``, or Cyrillic ``Т К Д В`` (Т is the ace, туз), in
+either case.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import (
-    RANK_LETTERS, SUIT_MARKERS, SUITS, SUIT_SYMBOLS, TEN, bit, card, card_symbol, cards_of, clean, count, rank_of,
+    RANK_LETTERS, RANK_TOKENS, ace_hint, SUIT_MARKERS, SUITS, SUIT_SYMBOLS, TEN, bit, card, card_symbol, cards_of, clean, count, rank_of,
     suit_cards, suit_of, SUIT_SHIFT,
 )
 from .errors import InvalidLayoutError
@@ -48,7 +49,7 @@ def parse_side(text, n_seats: int) -> int:
     return mask
 
 
-_RANK_RE = re.compile(r"10|[AKQJTakqjt2-9ТКДВ]")
+_RANK_RE = re.compile(r"10|[AKQJTakqjt2-9ТКДВткдв]")
 _MARKER_CHARS = "".join(SUIT_MARKERS)
 
 
@@ -62,10 +63,9 @@ def _ranks(text: str, suit: int, where: str) -> int:
         if not m:
             raise InvalidLayoutError(f"{where}: unknown rank {text[pos]!r} in {text!r}")
         tok = m.group(0)
-        from .cards import RANK_TOKENS
         c = card(suit, RANK_TOKENS[tok])
         if mask & bit(c):
-            raise InvalidLayoutError(f"{where}: {card_symbol(c)} written twice")
+            raise InvalidLayoutError(f"{where}: {card_symbol(c)} written twice{ace_hint(c, text)}")
         mask |= bit(c)
         pos = m.end()
     return mask
@@ -83,16 +83,20 @@ def parse_hand(text: str, where: str = "hand") -> int:
             mask |= _ranks(part.replace(" ", ""), s, where)
         return mask
     mask, suit, buf = 0, None, ""
-    t = t.replace(" ", "")
+    # Lowercase т is the clubs marker where a marker can stand (at the start
+    # of the hand or of a word, e.g. "♠кт т97"); after a rank it is the ace.
+    t = re.sub(r"(?<=\S)т", "\x01", t).replace(" ", "")
     for ch in t + "\0":
-        if ch in SUIT_MARKERS or ch == "\0":
+        if ch == "\x01":
+            buf += "т"
+        elif ch in SUIT_MARKERS or ch == "\0":
             if suit is None and buf:
                 raise InvalidLayoutError(f"{where}: ranks {buf!r} before any suit marker in {text!r}")
             if suit is not None:
                 got = _ranks(buf, suit, where)
                 if mask & got:  # the same suit may be given twice, but not the same card
-                    raise InvalidLayoutError(
-                        f"{where}: {card_symbol((mask & got).bit_length() - 1)} written twice in {text!r}")
+                    c = (mask & got).bit_length() - 1
+                    raise InvalidLayoutError(f"{where}: {card_symbol(c)} written twice in {text!r}{ace_hint(c, text)}")
                 mask |= got
             if ch != "\0":
                 suit, buf = SUIT_MARKERS[ch], ""
@@ -119,6 +123,7 @@ class Layout:
     ``first`` is the seat written first (and, unless told otherwise, the leader)."""
     hands: tuple
     first: int = 0
+    source: str = field(default="", compare=False, repr=False)   # as the user wrote it (for error hints)
 
     @property
     def n_seats(self) -> int:
@@ -172,10 +177,11 @@ class Layout:
                 c = dup.bit_length() - 1
                 other = next(s for s in range(n) if hands[s] & bit(c))
                 raise InvalidLayoutError(
-                    f"layout {text!r}: {card_symbol(c)} is dealt twice (seats {other + 1} and {seat + 1})")
+                    f"layout {text!r}: {card_symbol(c)} is dealt twice (seats {other + 1} and {seat + 1})"
+                    f"{ace_hint(c, text)}")
             seen |= h
             hands[seat] = h
-        return cls(tuple(hands), first)
+        return cls(tuple(hands), first, text)
 
     def __str__(self) -> str:
         n = self.n_seats
@@ -197,7 +203,8 @@ class Layout:
             c = outside.bit_length() - 1
             where = "is in the talon" if variant.talon & bit(c) else "is not in the deck"
             seat = next(k for k, h in enumerate(self.hands) if h & bit(c))
-            raise InvalidLayoutError(f"{card_symbol(c)} {where} of {variant.id} (held by seat {seat + 1})")
+            raise InvalidLayoutError(
+                f"{card_symbol(c)} {where} of {variant.id} (held by seat {seat + 1}){ace_hint(c, self.source)}")
         sizes = [count(h) for h in self.hands]
         if equal and len(set(sizes)) != 1:
             raise InvalidLayoutError(

@@ -1,11 +1,12 @@
 """The solver facade: layouts and contracts in, double-dummy values out.
 
-This is the only module that talks to the Cython core (``kingsolve._core``).
+This is the only module that talks to the Cython core (``kingsolve._core``),
+with :mod:`kingsolve.each` for the each-for-himself model.
 Everything is validated here, at the Python boundary, before it reaches C.
 
 A value is the signed points a side (one seat or any coalition of seats)
 takes from the position on, with the side's best play against the best play
-of all the other seats together (INTERFACE.md).  Seats are 0-based here;
+of all the other seats together (docs/cli.md).  Seats are 0-based here;
 the CLI and reports show them 1-based.
 """
 from __future__ import annotations

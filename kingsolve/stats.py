@@ -17,6 +17,7 @@ forced to take it in no-King (не брать кинга) — or make sure of it
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import threading
@@ -47,7 +48,7 @@ class StatsSpec:
     seed: int
     hand_size: int
     leader: str             # "1".."N" (a fixed seat) or "rotate" (deal k: seat k mod N + 1)
-    tt_log2: int = 18
+    tt_log2: int | None = None   # None: the size solve would use (solver_for)
 
     @property
     def variant(self) -> Variant:
@@ -72,7 +73,7 @@ class StatsSpec:
 
 
 def make_spec(variant: Variant, options, contracts, *, seed: int, hand_size: int | None = None,
-              leader: str = "1", tt_log2: int = 18) -> StatsSpec:
+              leader: str = "1", tt_log2: int | None = None) -> StatsSpec:
     """Check the run's parameters against the variant and freeze them."""
     hs = variant.hand_size if hand_size is None else int(hand_size)
     if not 1 <= hs <= variant.hand_size:
@@ -104,13 +105,16 @@ def deal_layout(spec: StatsSpec, k: int) -> Layout:
 _local = threading.local()
 
 
-def _solver(tt_log2: int):
-    """One Solver per thread (a Solver is not thread-safe), kept for the next chunk."""
+def _solver(hand_size: int, tt_log2: int | None):
+    """One Solver per thread (a Solver is not thread-safe), kept for the next
+    chunk; sized as ``solve`` sizes its own (:func:`kingsolve.solver.solver_for`:
+    13-card hands get a table that grows, ``--tt-size`` a fixed one)."""
+    key = (hand_size, tt_log2)
     s = getattr(_local, "solver", None)
-    if s is None or getattr(_local, "tt_log2", None) != tt_log2:
-        from .solver import Solver
-        s = _local.solver = Solver(tt_log2)
-        _local.tt_log2 = tt_log2
+    if s is None or getattr(_local, "key", None) != key:
+        from .solver import solver_for
+        s = _local.solver = solver_for(hand_size, tt_log2)
+        _local.key = key
     return s
 
 
@@ -120,7 +124,7 @@ def solve_deals(spec: StatsSpec, deals) -> list[dict]:
     from .solver import Deal
     v = spec.variant
     n = v.n_seats
-    solver = _solver(spec.tt_log2)
+    solver = _solver(spec.hand_size, spec.tt_log2)
     contracts = [v.contract(name, trump) for name, trump in spec.contracts]
     rows = []
     for k in deals:
@@ -232,9 +236,21 @@ class ParquetSink:
         self._part(df, f"part-{int(df['deal'].min()):08d}-{int(df['deal'].max()):08d}.parquet")
 
 
+def parquet_engine() -> str | None:
+    """The installed library pandas writes Parquet with, or None."""
+    import importlib.util
+    return next((m for m in ("pyarrow", "fastparquet") if importlib.util.find_spec(m) is not None), None)
+
+
 def make_sink(path):
+    """The output of ``--out``: FILE.csv (one file, appended chunk by chunk) or
+    FILE.parquet (a dataset directory of part files); checked here, before any
+    deal is solved."""
     p = str(path)
     if p.endswith(".parquet"):
+        if parquet_engine() is None:
+            raise StatsFileError(f"--out {p}: Parquet output needs pyarrow (pip install pyarrow); "
+                                 "or write FILE.csv")
         return ParquetSink(p)
     if p.endswith(".csv"):
         return CsvSink(p)
@@ -291,7 +307,19 @@ class StatsRun:
 
 
 def chunks_of(indices, size: int):
-    return [indices[i:i + size] for i in range(0, len(indices), size)]
+    """The deal indices in lists of ``size``, made as they are asked for (a
+    run of ten billion deals never holds a list of them all)."""
+    it = iter(indices)
+    while True:
+        chunk = list(itertools.islice(it, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+def _pending(n_deals: int, have: set):
+    """Deals ``0 .. n_deals-1`` not in ``have``, lazily."""
+    return (k for k in range(n_deals) if k not in have)
 
 
 def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume: bool = False,
@@ -299,7 +327,10 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
     """Solve deals ``0 .. n_deals-1`` (those not already in ``out`` when
     resuming), streaming rows to ``out``.  ``progress(n)`` is called after each
     chunk with the number of deals it held.  Ctrl-C (KeyboardInterrupt) stops
-    the run; what finished is written and returned with ``interrupted`` set."""
+    the run; what finished is written and returned with ``interrupted`` set.
+    The work is made as it is handed out, a few chunks a worker ahead, so the
+    memory a run needs does not grow with ``n_deals`` (only with the rows
+    it has finished)."""
     import pandas as pd
     if n_deals < 1:
         raise InvalidRulesError(f"--deals {n_deals}: at least 1")
@@ -319,12 +350,12 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
     elif resume and sink is None:
         raise StatsFileError("--resume needs --out FILE (the run to continue)")
     have = set(int(k) for k in done["deal"].unique())
-    todo = [k for k in range(n_deals) if k not in have]
-    resumed = len(have & set(range(n_deals)))
+    resumed = sum(1 for k in have if k < n_deals)
+    n_todo = n_deals - resumed
     if progress is not None and resumed:
         progress(resumed)
-    size = chunk_size or max(1, min(25, math.ceil(len(todo) / (4 * jobs)) if todo else 1))
-    chunks = chunks_of(todo, size)
+    size = chunk_size or max(1, min(25, math.ceil(n_todo / (4 * jobs)) if n_todo else 1))
+    chunks = chunks_of(_pending(n_deals, have), size)
     new_rows: list = []
     interrupted = False
 
@@ -382,20 +413,44 @@ class _InOrder:
             self.finish(self.ready.pop(i))
 
 
+class _Feeder:
+    """Hands out the chunks a few at a time: at most ``ahead`` chunks are
+    submitted or finished but not yet written (so memory stays bounded
+    whatever the number of deals)."""
+
+    def __init__(self, chunks, ahead: int, submit, order: _InOrder):
+        self.it = enumerate(chunks)
+        self.ahead, self.submit, self.order = ahead, submit, order
+        self.running: dict = {}          # future -> (chunk index, deals in it)
+
+    def top_up(self) -> None:
+        while len(self.running) + len(self.order.ready) < self.ahead:
+            nxt = next(self.it, None)
+            if nxt is None:
+                return
+            i, ch = nxt
+            self.running[self.submit(ch)] = (i, len(ch))
+
+
 def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     from .workers import StoppablePool
     order = _InOrder(finish, progress)
     pool = StoppablePool(jobs)
-    futures = {pool.submit(solve_deals, spec, ch): i for i, ch in enumerate(chunks)}
+    feed = _Feeder(chunks, 4 * jobs, lambda ch: pool.submit(solve_deals, spec, ch), order)
     try:
-        for fut in as_completed(futures):
-            order.add(futures[fut], fut.result(), len(chunks[futures[fut]]))
+        feed.top_up()
+        while feed.running:
+            finished, _ = wait(list(feed.running), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i, n = feed.running.pop(fut)
+                order.add(i, fut.result(), n)
+            feed.top_up()
     except KeyboardInterrupt:
         pool.stop()      # the workers' searches stop within milliseconds
         pool.shutdown()
-        for fut, i in futures.items():
+        for fut, (i, _) in feed.running.items():
             if fut.done() and not fut.cancelled() and fut.exception() is None and i not in order.ready \
                     and i >= order.next:
                 order.ready[i] = fut.result()
@@ -406,28 +461,32 @@ def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
 
 
 def _run_dask(spec, chunks, address, finish, progress) -> bool:
-    try:
-        from distributed import Client, as_completed
-    except ImportError as err:  # pragma: no cover - depends on the installation
-        raise InvalidRulesError("--scheduler needs Dask: pip install 'kingsolve[cluster]'") from err
+    from .workers import dask_client
     order = _InOrder(finish, progress)
+    client = dask_client(address)
+    from distributed import as_completed
     try:
-        client = Client(address, timeout=15)
-    except (OSError, TimeoutError) as err:
-        raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err
-    try:
-        futures = [client.submit(solve_deals, spec, ch, pure=False) for ch in chunks]
-        index = {f.key: i for i, f in enumerate(futures)}
+        queue = as_completed()
+        ahead = 4 * max(1, sum(client.ncores().values()))
+
+        def submit(ch):
+            fut = client.submit(solve_deals, spec, ch, pure=False)
+            queue.add(fut)
+            return fut
+
+        feed = _Feeder(chunks, ahead, submit, order)
         try:
-            for fut in as_completed(futures):
-                i = index[fut.key]
-                order.add(i, fut.result(), len(chunks[i]))
+            feed.top_up()
+            for fut in queue:
+                i, n = feed.running.pop(fut)
+                order.add(i, fut.result(), n)
+                feed.top_up()
         except KeyboardInterrupt:
-            for i, fut in enumerate(futures):
+            for fut, (i, _) in feed.running.items():
                 if fut.status == "finished" and i not in order.ready and i >= order.next:
                     order.ready[i] = fut.result()
             order.flush()
-            client.cancel(futures)
+            client.cancel(list(feed.running))
             return True
     finally:
         client.close()
@@ -436,21 +495,61 @@ def _run_dask(spec, chunks, address, finish, progress) -> bool:
 
 # --- summary ------------------------------------------------------------------------------------------
 
+MIN_DEALS = 30
+"""Fewer deals than this behind a figure: flagged as too few to rely on."""
+QUANTILES = {"p10": 0.10, "p25": 0.25, "median": 0.50, "p75": 0.75, "p90": 0.90}
+
+
+def attained_quantile(values, q: float) -> float:
+    """The ``q`` quantile as a value that occurred (the inverted CDF: the
+    smallest value with at least ``q`` of the data at or below it) — never an
+    interpolation between two scores, which a seat may be unable to make."""
+    return float(np.quantile(np.asarray(values), q, method="inverted_cdf"))
+
+
+def wilson_interval(hits: int, n: int, z: float = 1.96) -> tuple:
+    """The 95% Wilson score interval of a share ``hits / n``."""
+    if n == 0:
+        return (None, None)
+    p = hits / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 @dataclass
 class Summary:
-    """What the report shows, as pandas frames and plain numbers."""
+    """What the report shows, as pandas frames and plain numbers.  Every value
+    is one seat's points playing alone against all the other seats together
+    (double dummy), so the positions' means need not add up to a deal's total."""
     run: StatsRun
     labels: list                      # contract labels in order
     means: object                     # DataFrame: label × position → mean
-    quantiles: object                 # DataFrame: label → count mean std min p10 p25 median p75 p90 max
+    quantiles: object                 # DataFrame: label → count mean se std min p10 p25 median p75 p90 max
     distribution: dict                # label → position → {value: count}
-    lead_worth: object                # Series: label → mean(on lead) − mean(the others)
+    lead_worth: object                # Series: label → mean over deals of (on lead − mean of the others)
     by_position: object = None        # DataFrame: (label, position) → p10 median p90
-    king: dict = field(default_factory=dict)   # contract → {"deals", "holder_hits", "share"}
+    king: dict = field(default_factory=dict)   # contract → deals, dealt_in, holder_hits, share, ci95, few_deals
+    mean_se: object = None            # DataFrame: label × position → standard error of the mean
+    counts: object = None             # DataFrame: label × position → number of values
+    lead_worth_se: object = None      # Series: label → standard error of the lead worth
+
+    @property
+    def deals(self) -> int:
+        return self.run.deals_done
+
+    @property
+    def few_deals(self) -> bool:
+        return self.deals < MIN_DEALS
 
 
 def _label(contract, trump) -> str:
     return contract if not trump else f"{contract}:{trump}"
+
+
+def _se(x):
+    return x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
 
 
 def summarise(run: StatsRun) -> Summary:
@@ -460,29 +559,35 @@ def summarise(run: StatsRun) -> Summary:
     df["label"] = [_label(c, t) for c, t in zip(df["contract"], df["trump"].astype(str))]
     n = run.spec.variant.n_seats
     if len(df):
-        means = df.pivot_table(index="label", columns="position", values="value", aggfunc="mean")
-        means = means.reindex(index=labels, columns=range(1, n + 1))
+        gpos = df.groupby(["label", "position"])["value"]
+        means = gpos.mean().unstack().reindex(index=labels, columns=range(1, n + 1))
+        mean_se = gpos.agg(_se).unstack().reindex(index=labels, columns=range(1, n + 1))
+        counts = gpos.size().unstack().reindex(index=labels, columns=range(1, n + 1))
         g = df.groupby("label")["value"]
-        quant = pd.DataFrame({
-            "count": g.size(), "mean": g.mean(), "std": g.std(ddof=0), "min": g.min(),
-            "p10": g.quantile(0.10), "p25": g.quantile(0.25), "median": g.median(),
-            "p75": g.quantile(0.75), "p90": g.quantile(0.90), "max": g.max(),
-        }).reindex(labels)
+        cols = {"count": g.size(), "mean": g.mean(), "se": g.agg(_se), "std": g.std(ddof=0), "min": g.min()}
+        cols.update({name: g.agg(lambda x, q=q: attained_quantile(x, q)) for name, q in QUANTILES.items()})
+        cols["max"] = g.max()
+        quant = pd.DataFrame(cols).reindex(labels)
         dist = {}
-        for (label, pos), vals in df.groupby(["label", "position"])["value"]:
-            counts = vals.value_counts().sort_index()
-            dist.setdefault(label, {})[int(pos)] = {int(v): int(c) for v, c in counts.items()}
-        gp = df.groupby(["label", "position"])["value"]
-        by_pos = pd.DataFrame({"p10": gp.quantile(0.10), "median": gp.median(), "p90": gp.quantile(0.90)})
-        others = df[df["position"] > 1].groupby("label")["value"].mean()
-        lead = df[df["position"] == 1].groupby("label")["value"].mean()
-        worth = (lead - others).reindex(labels)
+        for (label, pos), vals in gpos:
+            counts_ = vals.value_counts().sort_index()
+            dist.setdefault(label, {})[int(pos)] = {int(v): int(c) for v, c in counts_.items()}
+        by_pos = pd.DataFrame({name: gpos.agg(lambda x, q=q: attained_quantile(x, q))
+                               for name, q in (("p10", 0.10), ("median", 0.50), ("p90", 0.90))})
+        # Lead worth per deal: the leader's value less the mean of the others' in the same deal.
+        lead = df[df["position"] == 1].groupby(["label", "deal"])["value"].mean()
+        others = df[df["position"] > 1].groupby(["label", "deal"])["value"].mean()
+        diff = (lead - others).dropna()
+        worth = diff.groupby(level=0).mean().reindex(labels)
+        worth_se = diff.groupby(level=0).agg(_se).reindex(labels)
     else:
         means = pd.DataFrame(index=labels, columns=range(1, n + 1), dtype=float)
+        mean_se, counts = means.copy(), means.copy()
         quant = pd.DataFrame(index=labels, dtype=float)
-        dist, worth = {}, pd.Series(index=labels, dtype=float)
+        dist, worth, worth_se = {}, pd.Series(index=labels, dtype=float), pd.Series(index=labels, dtype=float)
         by_pos = pd.DataFrame(columns=["p10", "median", "p90"], dtype=float)
     king = {}
+    n_deals = run.deals_done
     for name, sign in (("no-king", -1), ("plus-king", 1)):
         sub = df[df["contract"] == name]
         if not len(sub):
@@ -490,9 +595,12 @@ def summarise(run: StatsRun) -> Summary:
         holders = sub[[bool(_holds_king(h)) for h in sub["hand"]]]
         hits = int(((holders["value"] < 0) if sign < 0 else (holders["value"] > 0)).sum())
         deals = int(len(holders))
-        king[name] = {"deals": deals, "holder_hits": hits, "share": (hits / deals) if deals else None,
-                      "holder_on_lead": int((holders["position"] == 1).sum())}
-    return Summary(run, labels, means, quant, dist, worth, by_position=by_pos, king=king)
+        lo, hi = wilson_interval(hits, deals)
+        king[name] = {"deals": deals, "dealt_in": deals, "of_deals": n_deals, "holder_hits": hits,
+                      "share": (hits / deals) if deals else None, "ci95": [lo, hi],
+                      "few_deals": deals < MIN_DEALS, "holder_on_lead": int((holders["position"] == 1).sum())}
+    return Summary(run, labels, means, quant, dist, worth, by_position=by_pos, king=king, mean_se=mean_se,
+                   counts=counts, lead_worth_se=worth_se)
 
 
 def _holds_king(hand_pbn: str) -> bool:

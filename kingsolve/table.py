@@ -3,7 +3,7 @@ trump of its trump games) × every seat, for one leader (`kingsolve table`).
 
 Each value is what that seat alone takes from the layout on, in signed
 score-sheet points, with its best play against the best play of all the
-other seats together (INTERFACE.md).  One :class:`~kingsolve.solver.Solver`
+other seats together (docs/cli.md).  One :class:`~kingsolve.solver.Solver`
 answers every row, so its transposition table is reused across the grid.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .cards import count
 from .errors import InvalidRulesError, SearchInterrupted
 from .layout import Layout
-from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump
+from .variants import GAME_CONTRACTS, Contract, Variant, parse_trump, split_contract
 
 
 def trump_label(contract: Contract) -> str | None:
@@ -45,7 +45,7 @@ def parse_contracts(variant: Variant, text: str | None) -> list[Contract]:
         token = token.strip()
         if not token:
             continue
-        name, _, trump = token.partition(":")
+        name, trump = split_contract(token)
         if name not in variant.contracts:
             raise InvalidRulesError(
                 f"--contracts: {variant.id} has no contract {name!r} (it has: {', '.join(variant.contracts)})")

@@ -1,4 +1,4 @@
-"""The rules of every variant and contract as data (RULES.md §2–4).
+"""The rules of every variant and contract as data (docs/rules.md).
 
 A :class:`Variant` is a table and a deck (``ru4``, ``ua3``, ``ru3``, ``king52``)
 with its options.  A :class:`Contract` is one deal type on that table — penalty
@@ -71,7 +71,7 @@ class Prices:
 
 @dataclass(frozen=True)
 class Options:
-    """Variant options (RULES.md: where sources differ, an option, never a silent choice).
+    """Variant options (docs/rules.md: where sources differ, an option, never a silent choice).
 
     Written on the command line as ``-o key=value`` (or ``-o key`` for on)."""
     boys: str = "jacks"                 # boys=jacks|jacks-kings (ru4): мальчики = валеты, or валеты и короли at 2 each
@@ -81,6 +81,7 @@ class Options:
     king_lead: str = "hearts"           # king-lead=hearts|king: no-King lead ban: no heart while holding another suit, or no K♥ unless last card
     king_points: int | None = None      # king-points=20|24 (ua3): the King written as 24 so the game balances
     talon: str | None = None            # talon=CARDS|hidden: the cards out of play (ua3: SA CA; ru3: S7 C7 or two hidden cards)
+    auction_pay: str | None = None      # auction-pay=shortfall|bid (king52): what the winner of an auction pays the dealer
 
 
 OPTION_HELP = MappingProxyType({
@@ -91,6 +92,8 @@ OPTION_HELP = MappingProxyType({
     "king-lead": "hearts | king — no-King lead ban: no heart lead while holding another suit, or the K♥ not led unless it is the last card (hearts; king52 king)",
     "king-points": "20 | 24 — ua3: the King is written as 24 so the game balances (24)",
     "talon": "CARDS | hidden — the cards out of play: ua3 'SA CA'; ru3 'S7 C7' (black sevens removed) or 'hidden' (32 cards, two dealt face down)",
+    "auction-pay": "shortfall | bid — king52: a +N bid costs the winner only the tricks he falls short of N, "
+                   "or the whole bid, 25 x N, like a debt (shortfall)",
 })
 
 
@@ -190,6 +193,7 @@ def parse_options(vid: str, items) -> Options:
         king_lead="king" if vid == "king52" else "hearts",
         king_points=24 if vid == "ua3" else None,
         talon={"ua3": "SA CA", "ru3": "S7 C7"}.get(vid),
+        auction_pay="shortfall" if vid == "king52" else None,
     )
     if isinstance(items, dict):
         pairs = list(items.items())
@@ -232,6 +236,12 @@ def parse_options(vid: str, items) -> Options:
                     raise InvalidRulesError(f"option talon={value!r}: expected two cards of the 32-card pack")
                 value = " ".join(card_str(c) for c in cards_of(mask))
             defaults["talon"] = value
+        elif name == "auction-pay":
+            if vid != "king52":
+                raise InvalidRulesError(f"option auction-pay is a king52 option (the auctions), not {vid}")
+            if value not in ("shortfall", "bid"):
+                raise InvalidRulesError(f"option auction-pay={value!r}: expected shortfall or bid")
+            defaults["auction_pay"] = value
         else:
             raise InvalidRulesError(f"unknown option {key!r} (options: {', '.join(OPTION_HELP)})")
     return Options(**defaults)
@@ -304,7 +314,7 @@ class Contract:
 
     @property
     def total(self) -> int:
-        """Points of a whole deal, summed over all players (RULES.md §3 totals)."""
+        """Points of a whole deal, summed over all players (the totals of docs/rules.md)."""
         n = self.variant.hand_size
         deck = self.variant.deck
         return (sum(self.card_points[c] for c in cards_of(deck)) + sum(self.trick_points(n))
@@ -331,6 +341,25 @@ def parse_trump(text) -> int | None:
     if tt in SUIT_MARKERS:
         return SUIT_MARKERS[tt]
     raise InvalidRulesError(f"unknown trump {text!r} (S, H, D, C or NT)")
+
+
+def split_contract(text: str) -> tuple[str, str | None]:
+    """``trump:H`` → (``trump``, ``H``); ``no-king`` → (``no-king``, None): the
+    one spelling of a contract with its trump, in every command and in KDN."""
+    name, sep, trump = str(text).strip().partition(":")
+    return name.strip(), (trump.strip() or None) if sep else None
+
+
+def parse_contract(variant: Variant, text: str, trump=None) -> Contract:
+    """A contract as written (``no-hearts``, ``trump:H``, ``misere``), with a
+    trump given apart (``--trump``, ``[Trump]``) or in the name, not both
+    differently.  A trump game without a trump takes its default (NT), except
+    ``trump``, which needs one."""
+    name, own = split_contract(text)
+    if own is not None and trump is not None and parse_trump(own) != parse_trump(trump):
+        raise InvalidRulesError(f"contract {text!r} and trump {trump!r} disagree: give the trump once")
+    chosen = own if own is not None else trump
+    return make_contract(variant, name, "default" if chosen is None else parse_trump(chosen))
 
 
 def make_contract(variant: Variant, name: str, trump="default") -> Contract:

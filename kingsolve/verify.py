@@ -21,11 +21,18 @@ know (перевірка розіграшу):
 * **Claims** — a finished record's score is compared with the claim; for an
   unfinished one the claim must hold, double-dummy, in every layout: each
   claimed seat's value (that seat against the others, from where the record
-  stops) plus what it already took must equal the claim.  A layout where it
-  fails is shown.
+  stops) plus what it already took must equal the claim.  When the readings
+  allow more deals than the limit (``--claim-layouts``), a uniform random
+  sample of them is checked (:mod:`kingsolve.knowledge`, seeded and
+  reported) and the share where the claim holds is given with its standard
+  error.  A layout where it fails is shown.
+* **Holdings** — the cards a seat held in every deal (and the cards it may
+  have held) are exact: from the constraints of the play, or from every deal
+  agreeing with the claims when every deal was checked; never from a sample.
 * **Marks** — every play gets the double-dummy value, for the seat that
   played, of the card played against its best card (position before the
-  play, side = that seat).  ``?`` marks a play that loses points, ``??`` one
+  play, side = that seat), over every deal of the reading shown or a
+  uniform sample of them.  ``?`` marks a play that loses points, ``??`` one
   that loses the most it could: its value is the worst of all its legal cards
   (and some card was better).
 
@@ -33,7 +40,10 @@ Seats are 0-based inside, 1-based in reports.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .cards import (
     SUIT_MASKS, SUIT_SYMBOLS, SUITS, bit, card, card_symbol, cards_of, count, parse_cards, rank_of, suit_of,
@@ -41,14 +51,16 @@ from .cards import (
 from .engine import Position, replay, trick_value, trick_winner
 from .errors import IllegalPlayError, InvalidCardError, InvalidRulesError, KingsolveError, ParseError
 from .kdn import BARE, CARD, UNKNOWN, Record
+from .knowledge import Knowledge, can_deal, from_constraints, rng_for, uniform_below
+from .seeds import fresh_seed
+from .reporting.text import plural
 from .layout import Layout, parse_seat
-from .variants import GAME_CONTRACTS, get_variant, parse_trump
+from .solver import Deal, solver_for
+from .variants import GAME_CONTRACTS, get_variant, parse_contract
 
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_READINGS = 20_000       # the search stops counting here
-MAX_CLAIM_LAYOUTS = 50_000  # layouts checked per reading against the claims
-MAX_CLAIM_TOTAL = 100_000   # work on the claims over all readings: a deal of 12 cards or fewer at the cut
-                            # counts 1, and the count doubles every 3 cards more (as the solves grow)
+MAX_CLAIM_LAYOUTS = 100_000  # deals checked against the claims by default, 12 cards or fewer at the cut
 MAX_COUNTED = 2_000         # readings whose deals are counted
 MAX_NODES = 300_000         # the inference search stops (truncated) after this many plays tried
 DEFAULT_ANALYSIS_LAYOUTS = 12
@@ -78,7 +90,6 @@ class Setup:
     deck: int = 0                               # the cards in play
     hidden: int = 0                             # cards dealt face down, unknown (a hidden talon)
     trick_rules: tuple | None = None            # (DealRules counting tricks, sign), made on first use
-    trick_solver: object = None                 # a second solver for those rules (each keeps its own table)
 
 
 def _tag_error(rec: Record, name: str, message: str, token=None) -> ParseError:
@@ -116,8 +127,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
         raise _tag_error(rec, "Contract", "the record has no [Contract] tag")
     trump_text = rec.tags.get("Trump")
     try:
-        trump = "default" if trump_text is None else parse_trump(trump_text)
-        contract = variant.contract(name, trump)
+        contract = parse_contract(variant, name, trump_text)
     except KingsolveError as err:
         raise _tag_error(rec, "Contract", f"[Contract {name!r}]: {err}", name) from err
     n = variant.n_seats
@@ -148,7 +158,7 @@ def setup_record(rec: Record, variant=None) -> Setup:
     size = rec.layout.hand_size if rec.layout is not None else variant.hand_size
     deck = rec.layout.cards if rec.layout is not None else variant.deck
     if rec.layout is not None and size < variant.hand_size:
-        notes.append(f"the [Layout] holds {size} cards a hand: an end position, the last {size} tricks of the deal")
+        notes.append(f"the [Layout] holds {plural(size, 'card')} a hand: an end position, the last {plural(size, 'trick')} of the deal")
     hidden = variant.hidden_talon if rec.layout is None else 0
     return Setup(variant, contract, contract.deal_rules(size), leader, bought, notes, size=size, deck=deck,
                  hidden=hidden)
@@ -209,14 +219,21 @@ class Reading:
     points: tuple                # per seat, points taken in the printed tricks
     tricks: tuple                # per seat, tricks taken
     winners: tuple               # winner of each completed trick
-    _ways: int | None = None
+    _knowledge: Knowledge | None = None
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """Where the unseen cards may lie (:mod:`kingsolve.knowledge`): its deals
+        are the unseen cards' shares, one a seat (and the hidden talon's)."""
+        if self._knowledge is None:
+            self._knowledge = from_constraints(len(self.played), self.unseen, self.need, self.forbidden,
+                                               self.reasons)
+        return self._knowledge
 
     @property
     def n_layouts(self) -> int:
-        """How many ways the unseen cards can be dealt (counted on first use)."""
-        if self._ways is None:
-            self._ways = count_layouts(self.unseen, self.need, self.forbidden)
-        return self._ways
+        """How many ways the unseen cards can be dealt (exact)."""
+        return self.knowledge.count
 
 
 @dataclass
@@ -454,98 +471,6 @@ def _restricted_name(rules) -> str:
     return "restricted cards"
 
 
-def can_deal(unseen: int, need: tuple, forbid) -> bool:
-    """Whether ``unseen`` can be dealt at all, ``need[s]`` cards to seat ``s``
-    and none in ``forbid[s]``: the cards that only the seats of T may hold
-    (those every other seat is forbidden) must fit in T's hands, for every
-    set of seats T (Hall's condition for this transport problem)."""
-    n = len(need)
-    if sum(need) != count(unseen) or min(need) < 0:
-        return False
-    for t in range(1, 1 << n):
-        only, room = unseen, 0
-        for s in range(n):
-            if t >> s & 1:
-                room += need[s]
-            else:
-                only &= forbid[s]
-        if count(only) > room:
-            return False
-    return True
-
-
-def count_layouts(unseen: int, need: tuple, forbid) -> int:
-    """How many ways ``unseen`` can be dealt, ``need[s]`` cards to seat ``s``,
-    none of them in ``forbid[s]``.  Cards allowed to the same seats are
-    interchangeable for counting, so the count runs over those groups."""
-    from math import comb
-    n = len(need)
-    if sum(need) != count(unseen) or min(need) < 0:
-        return 0
-    groups = {}
-    for c in cards_of(unseen):
-        seats = tuple(s for s in range(n) if not forbid[s] & bit(c))
-        groups[seats] = groups.get(seats, 0) + 1
-    ways = {tuple(need): 1}
-    for seats, size in groups.items():
-        if not seats:
-            return 0
-        nxt = {}
-        for rem, w in ways.items():
-            for counts in _compositions(size, [rem[s] for s in seats]):
-                r = list(rem)
-                mult, left = w, size
-                for s, k in zip(seats, counts):
-                    r[s] -= k
-                    mult *= comb(left, k)
-                    left -= k
-                r = tuple(r)
-                nxt[r] = nxt.get(r, 0) + mult
-        ways = nxt
-        if not ways:
-            return 0
-    return ways.get(tuple([0] * n), 0)
-
-
-def _compositions(total: int, caps: list):
-    """Every way to write ``total`` as a sum of ``len(caps)`` parts, part k at most ``caps[k]``."""
-    if not caps:
-        if total == 0:
-            yield ()
-        return
-    rest = sum(caps[1:])
-    for k in range(max(0, total - rest), min(total, caps[0]) + 1):
-        for tail in _compositions(total - k, caps[1:]):
-            yield (k,) + tail
-
-
-def iter_layouts(reading: Reading, n_seats: int):
-    """Every dealing of the unseen cards (masks, per seat; a hidden talon,
-    when the variant has one, is one more entry at the end)."""
-    n_seats = len(reading.need)
-    cards = list(cards_of(reading.unseen))
-    forbid, need = reading.forbidden, reading.need
-    # Order by how constrained a card is, to fail fast.
-    cards.sort(key=lambda c: sum(1 for s in range(n_seats) if not forbid[s] & bit(c)))
-    hands = [0] * n_seats
-    rem = list(need)
-
-    def go(j):
-        if j == len(cards):
-            yield tuple(hands)
-            return
-        c = cards[j]
-        for s in range(n_seats):
-            if rem[s] and not forbid[s] & bit(c):
-                rem[s] -= 1
-                hands[s] |= bit(c)
-                yield from go(j + 1)
-                hands[s] &= ~bit(c)
-                rem[s] += 1
-
-    yield from go(0)
-
-
 def full_layout(reading: Reading, extra: tuple) -> Layout:
     """The deal as dealt: what each seat played plus its share of the unseen."""
     return Layout(tuple(p | e for p, e in zip(reading.played, extra)), 0)
@@ -621,17 +546,10 @@ def printed_result(setup: Setup, cards, start: int = 0):
 
 
 def settle(setup: Setup, points, tricks):
-    """Points and tricks per seat after a bought game's debt is handed over
-    (the buyer gives the seller N of his tricks: куплена за N хабарів)."""
-    points, tricks = list(points), list(tricks)
-    b = setup.bought
-    if b is not None:
-        per = setup.contract.per_trick
-        tricks[b.buyer] -= b.tricks
-        tricks[b.seller] += b.tricks
-        points[b.buyer] -= b.tricks * per
-        points[b.seller] += b.tricks * per
-    return points, tricks
+    """Points and tricks per seat after a sold game is settled (the хваленки
+    debt, куплена за N хабарів, or a king52 auction: kingsolve.settlement)."""
+    from .settlement import settle_sold_game
+    return settle_sold_game(setup.contract, setup.bought, points, tricks)
 
 
 def _trick_rules(setup: Setup):
@@ -646,10 +564,7 @@ def _trick_rules(setup: Setup):
     return setup.trick_rules
 
 
-_PRINTED: dict = {}   # (reading id, start, settled) -> (reading, points, tricks): the printed part, once per reading
-
-
-def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, solver,
+def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, solvers: "Solvers",
                  cache: dict | None = None, stop_on_mismatch: bool = False) -> dict:
     """Each claimed seat's result in one layout: the printed tricks from the
     claim's first trick, plus the double-dummy value of the rest (that seat
@@ -659,14 +574,7 @@ def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, 
     ``stop_on_mismatch`` stops at the first seat that disagrees with the claim."""
     if cache is None:
         cache = {}
-    key = (id(r), target.start, target.settled)
-    cached = _PRINTED.get(key)
-    if cached is None or cached[0] is not r:
-        pts, trs = printed_result(setup, r.cards, target.start)
-        if target.settled:
-            pts, trs = settle(setup, pts, trs)
-        cached = _PRINTED[key] = (r, pts, trs)
-    _, pts, trs = cached
+    pts, trs = solvers.printed(setup, r, target)
     pos = cut_position(r, extra)
     out = {}
     for s, want in target.seats.items():
@@ -676,12 +584,10 @@ def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, 
         elif pos.finished:
             rest = 0
         elif target.unit == "points":
-            rest = cache[key] = solver.value(_deal(setup, pos), 1 << s)
+            rest = cache[key] = solvers.main.value(_deal(setup, pos), 1 << s)
         else:
             rules, sign = _trick_rules(setup)
-            if setup.trick_solver is None:
-                setup.trick_solver = make_solver() or _ReferenceSolver()
-            rest = cache[key] = sign * setup.trick_solver.value(_PlainDeal(setup.contract, pos, rules), 1 << s)
+            rest = cache[key] = sign * solvers.tricks.value(Deal(setup.contract, pos, rules), 1 << s)
         out[s] = (pts[s] if target.unit == "points" else trs[s]) + rest
         if stop_on_mismatch and out[s] != want:
             break
@@ -690,53 +596,39 @@ def claim_values(setup: Setup, r: "Reading", target: ClaimTarget, extra: tuple, 
 
 # ---------------------------------------------------------------- solver access
 
-def make_solver():
-    """The native double-dummy solver, or None when ``kingsolve._core`` is not built."""
-    try:
-        from .solver import Solver
-    except ImportError:
-        return None
-    return Solver()
+class Solvers:
+    """What one verification solves with: the solver of the record's scoring
+    (``main``), a second one for counting tricks (``tricks``: each keeps its
+    own table), both sized by :func:`kingsolve.solver.solver_for`; and the
+    printed part of each reading's score, worked out once per reading and claim."""
+
+    def __init__(self, hand_size: int, main=None):
+        self.hand_size = hand_size
+        self.main = main if main is not None else solver_for(hand_size)
+        self._tricks = None
+        self._printed: dict = {}    # (reading index in this verification, start, settled) -> (points, tricks)
+
+    @property
+    def tricks(self):
+        if self._tricks is None:
+            self._tricks = solver_for(self.hand_size)
+        return self._tricks
+
+    def printed(self, setup: Setup, r: "Reading", target: ClaimTarget):
+        key = (id(r), target.start, target.settled)
+        got = self._printed.get(key)
+        if got is None or got[0] is not r:
+            pts, trs = printed_result(setup, r.cards, target.start)
+            if target.settled:
+                pts, trs = settle(setup, pts, trs)
+            got = self._printed[key] = (r, pts, trs)
+        return got[1], got[2]
 
 
-class _ReferenceSolver:
-    """The pure-Python minimax (:mod:`kingsolve.reference`) behind the Solver
-    interface, for small positions when the native core is not built."""
-    MAX_CARDS = 12
-
-    def _check(self, deal):
-        held = sum(count(h) for h in deal.position.hands)
-        if held > self.MAX_CARDS:
-            raise KingsolveError(f"the native solver (kingsolve._core) is not built, and {held} cards are "
-                                 f"too many for the reference solver (at most {self.MAX_CARDS})")
-
-    def value(self, deal, side):
-        from .reference import value
-        self._check(deal)
-        if deal.position.finished:
-            return 0
-        return value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
-
-    def card_values(self, deal, side):
-        from .reference import card_values
-        self._check(deal)
-        if deal.position.finished:
-            return {}
-        base = deal.rules.seat_base * count(side)
-        return {c: v + base for c, v in card_values(deal.rules, deal.position, side).items()}
-
-
-def _deal(setup: Setup, pos: Position):
+def _deal(setup: Setup, pos: Position) -> Deal:
     """A position to solve under the record's contract (the whole deal's rules,
     so that trick ``pos.trick_index`` is scored as that trick of the deal)."""
-    return _PlainDeal(setup.contract, pos, setup.rules)
-
-
-@dataclass(frozen=True)
-class _PlainDeal:
-    contract: object
-    position: Position
-    rules: object
+    return Deal(setup.contract, pos, setup.rules)
 
 
 # ---------------------------------------------------------------- the report
@@ -756,18 +648,40 @@ class PlayMark:
     loss_max: int = 0    # the most over the layouts analysed
     layouts: int = 1     # layouts analysed
     mark: str = ""       # "", "?" or "??"
+    single: "SingleDummy | None" = None   # the verdict from what the player could see (--single-dummy)
+
+
+@dataclass
+class SingleDummy:
+    """The single-dummy verdict on one play: what its player could see then
+    (his hand, the talon, the tricks so far), the unseen cards dealt at
+    random (:func:`kingsolve.advise.play_advice`), each legal card's mean
+    points over those deals."""
+    value: float          # the mean of the card played
+    best: float           # the highest mean
+    best_cards: tuple     # the cards with the highest mean (over several deals: those the card played lost to)
+    loss: float           # best - value
+    loss_se: float        # its standard error (paired over the same deals)
+    p_played_better: float  # the chance the card played is really at least as good as the best
+    samples: int            # deals of the unseen cards, for each deal below
+    mark: str = ""        # "?" when the card played is worse with 95% confidence
+    deals: int = 1        # the deals whose hand the player held (several when the record does not fix it)
 
 
 @dataclass
 class ClaimCheck:
-    """One claim against every layout of the readings kept."""
+    """One claim against the deals of the readings kept: every deal, or a
+    uniform random sample of them (``sampled``) when there are more than the
+    limit — ``deals`` is how many there are in all."""
     target: ClaimTarget
     layouts: int = 0          # layouts checked
     holding: int = 0          # layouts where it holds
     example_fail: dict | None = None   # {"layout": Layout, "values": {seat1: value}}
     example_hold: dict | None = None
     values: dict | None = None          # {seat1: value} when the same in every layout (a finished record)
-    truncated: bool = False
+    truncated: bool = False             # not every deal was checked (sampled, or interrupted)
+    sampled: bool = False               # the deals checked are a uniform random sample
+    deals: int = 0                      # deals the record allows (of the readings examined)
 
     @property
     def status(self) -> str:
@@ -779,6 +693,21 @@ class ClaimCheck:
         if self.holding:
             return "possible"
         return "undecided" if self.truncated else "fails"
+
+    @property
+    def share(self) -> float | None:
+        """The share of the deals where the claim holds (of those checked)."""
+        return self.holding / self.layouts if self.layouts else None
+
+    @property
+    def se(self) -> float | None:
+        """The standard error of :attr:`share` when the deals are a sample (0 when every deal was checked)."""
+        if not self.layouts:
+            return None
+        if not self.sampled:
+            return 0.0
+        p = self.share
+        return math.sqrt(p * (1 - p) / self.layouts)
 
 
 @dataclass
@@ -793,10 +722,13 @@ class RecordReport:
     failure: Failure | None = None
     illegal: IllegalPlayError | None = None
     claims: list = field(default_factory=list)         # ClaimCheck per [Claim]
-    matching: list = field(default_factory=list)       # [(reading, extra)] where every claim holds (capped)
+    matching: list = field(default_factory=list)       # [(reading, extra)] where every claim holds
     n_matching: int = 0
     marks: list = field(default_factory=list)
     analysed_layouts: int = 0
+    marks_of: int = 0                                  # deals of the reading the marks are over
+    marks_sampled: bool = False                        # the marks' deals are a uniform random sample
+    marks_from_claims: bool = False                    # ... of the reading's deals agreeing with the claims
     layouts_total: int = 0                             # layouts of the kept readings
     reading: Reading | None = None                     # the reading shown (unique, or the first)
     layout: Layout | None = None                       # the deal, when a single layout is consistent
@@ -804,8 +736,22 @@ class RecordReport:
     raw_score: dict | None = None                      # before the debt
     certain: list = field(default_factory=list)        # per seat: cards it surely held (every deal kept)
     possible: list = field(default_factory=list)       # per seat: cards it may have held besides
+    certain_from: str = "play"                         # "claims": over every deal agreeing with the claims
     weights: dict = field(default_factory=dict)        # id(reading) -> the deals it stands for
     proof: bool = False                                # a claim must hold in every possible deal
+    seed: int | None = None                            # the seed of the samples (when any deal set is sampled)
+    claim_limit: int = 0                               # deals checked against the claims at most
+    claim_deals: int = 0                               # deals the readings allow, all told
+    claims_sampled: bool = False
+    claims_checked: int = 0                            # deals checked against the claims
+    interrupted: bool = False                          # Ctrl-C: the claims were checked on the deals finished
+    single_samples: int = 0                            # deals a play of the single-dummy marks (0: none)
+    single_deals: int = 0                              # deals whose hands they are over (1: the deal is known)
+    marks_deals: list = field(default_factory=list)    # the deals (unseen cards' shares) the marks are over
+
+    @property
+    def sampled(self) -> bool:
+        return self.claims_sampled or self.marks_sampled
 
     @property
     def undecided(self) -> bool:
@@ -832,21 +778,66 @@ class RecordReport:
             and r.position.trick_index == self.setup.size
 
 
-MAX_MATCHING_KEPT = 50
+CLAIM_STREAM, MARK_STREAM = 1, 2
+"""The random streams of a verification's seed: the deals checked against the
+claims, the deals the marks are over."""
+
+
+def default_claim_layouts(cards_at_cut: int) -> int:
+    """Deals checked against the claims when ``--claim-layouts`` is not given:
+    :data:`MAX_CLAIM_LAYOUTS` when 12 cards or fewer are left at the cut, half
+    as many for every 3 cards more (as the solves grow), never below 100."""
+    cost = 2 ** max(0, (cards_at_cut - 12) // 3)
+    return max(100, MAX_CLAIM_LAYOUTS // cost)
+
+
+def _pick(weights: list, r: int) -> int:
+    # the index whose cumulative weight range holds r (0 <= r < sum(weights))
+    for k, w in enumerate(weights):
+        if r < w:
+            return k
+        r -= w
+    raise ValueError("pick beyond the total")  # pragma: no cover
+
+
+def _claim_deals(readings: list, weights: list, total: int, limit: int, seed: int):
+    """(reading index, extra) of the deals to check: every deal when there are
+    at most ``limit``, else ``limit`` drawn uniformly from all of them (a
+    reading with probability its share of the deals, then uniformly within it)."""
+    if total <= limit:
+        for k, r in enumerate(readings):
+            if weights[k]:
+                for extra in r.knowledge.deals():
+                    yield k, extra
+        return
+    for i in range(limit):
+        rng = rng_for(seed, CLAIM_STREAM, i)
+        k = _pick(weights, uniform_below(rng, total))
+        yield k, readings[k].knowledge.draw(rng)
 
 
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
                   solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
-                  claim_layouts: int = MAX_CLAIM_LAYOUTS, proof: bool = False) -> RecordReport:
+                  claim_layouts: int | None = None, proof: bool = False, seed: int | None = None,
+                  single_dummy: int = 0) -> RecordReport:
     """Verify one record (see the module docstring).  ParseError when the
     record cannot be played at all (a missing tag, too many cards, a bad claim).
 
-    ``claim_layouts``: layouts checked per reading against the claims (the
-    report says when there were more); ``proof``: a claim that holds in only
-    some of the possible deals counts as failed."""
+    ``claim_layouts``: deals checked against the claims, over all readings
+    (default :func:`default_claim_layouts`); when the record allows more, a
+    uniform random sample of that many, drawn with ``seed`` (default: a fresh
+    one, reported); the marks' deals likewise.  ``proof``: a claim that holds
+    in only some of the possible deals counts as failed.  ``solver``: a
+    :class:`~kingsolve.solver.Solver` to use (default: one of the size
+    :func:`~kingsolve.solver.solver_for` gives).  Ctrl-C while the claims are
+    checked keeps the deals finished (``interrupted``)."""
     setup = setup_record(rec, variant)
-    _PRINTED.clear()
     rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
+    rep.seed = fresh_seed() if seed is None else int(seed)
+    if single_dummy and not marks:
+        raise InvalidRulesError("single-dummy marks go with the double-dummy marks (drop --no-marks)")
+    if claim_layouts is not None and claim_layouts < 1:
+        raise InvalidRulesError(f"--claim-layouts {claim_layouts}: check at least one deal")
     slots, shape_notes = build_slots(rec, setup)
     rep.notes.extend(shape_notes)
     rep.slots = slots
@@ -867,8 +858,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     rep.readings, rep.truncated, rep.failure = readings, truncated, failure
     if not readings:
         return rep
-    if solver is None:
-        solver = make_solver() or _ReferenceSolver()
+    solvers = Solvers(setup.size, solver)
     n = setup.variant.n_seats
     cut = readings[0].position.trick_index        # the trick the record stops in (0-based)
     for t in targets:
@@ -878,36 +868,32 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
                              f"tricks from {t.start + 1} on cannot be told apart from the tricks before it",
                              file=rec.source, line=cl.line or rec.line, col=cl.col or None, token=cl.text)
 
-    # Every layout of every reading against every claim.
-    checks = [ClaimCheck(t) for t in targets]
-    per_reading = []
-    spent = 0
-    unchecked = 0
-    for r in readings:
-        rc = [ClaimCheck(t) for t in targets]
-        if targets and spent >= MAX_CLAIM_TOTAL:
-            unchecked += 1
-            for c in rc:
-                c.truncated = True
-            per_reading.append((r, rc, [], 0, [0] * n, [-1] * n))
-            continue
-        match = []
-        n_match = 0
-        union, inter = [0] * n, [-1] * n   # full hands over the deals where every claim holds
-        at_cut = count(r.unseen) + len(r.position.trick)
-        cost = 2 ** max(0, (at_cut - 12) // 3)
-        if targets:
-            for k, extra in enumerate(iter_layouts(r, n)):
-                if k >= claim_layouts or spent >= MAX_CLAIM_TOTAL:
-                    for c in rc:
-                        c.truncated = True
-                    break
-                spent += cost
+    # The deals each reading allows, counted exactly (the first MAX_COUNTED readings).
+    weights = [r.n_layouts if k < MAX_COUNTED else 0 for k, r in enumerate(readings)]
+    if len(readings) > MAX_COUNTED:
+        rep.notes.append(f"deals counted for the first {MAX_COUNTED} of {len(readings)} readings; "
+                         f"the others are set aside")
+    total = sum(weights)
+    at_cut = count(readings[0].unseen) + len(readings[0].position.trick)
+    limit = claim_layouts if claim_layouts is not None else default_claim_layouts(at_cut)
+    rep.claim_limit, rep.claim_deals = limit, total
+    rep.claims_sampled = bool(targets) and total > limit
+
+    # The claims, over every deal or a uniform sample of them.
+    per = {}          # reading index -> [checks, matching extras, n_match, union, inter, deals seen]
+    if targets:
+        checked = 0
+        try:
+            for k, extra in _claim_deals(readings, weights, total, limit, rep.seed):
+                r = readings[k]
+                if k not in per:
+                    per[k] = [[ClaimCheck(t) for t in targets], [], 0, [0] * n, [-1] * n]
+                rc, match, n_match, union, inter = per[k]
                 all_hold = True
                 cache = {}
                 for c in rc:
-                    vals = claim_values(setup, r, c.target, extra, solver, cache,
-                                        stop_on_mismatch=c.example_fail is not None and k > 0)
+                    vals = claim_values(setup, r, c.target, extra, solvers, cache,
+                                        stop_on_mismatch=c.example_fail is not None and checked > 0)
                     shown = {s + 1: v for s, v in vals.items()}
                     c.layouts += 1
                     if all(vals.get(s) == want for s, want in c.target.seats.items()):
@@ -918,66 +904,89 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
                         all_hold = False
                         if c.example_fail is None:
                             c.example_fail = {"layout": full_layout(r, extra), "values": shown}
-                    if k == 0:
+                    if c.layouts == 1:
                         c.values = shown   # kept only when this is the one layout (see below)
                 if all_hold:
-                    n_match += 1
-                    if len(match) < MAX_MATCHING_KEPT:
-                        match.append(extra)
+                    per[k][2] += 1
+                    match.append(extra)
                     for s in range(n):
                         union[s] |= r.played[s] | extra[s]
                         inter[s] &= r.played[s] | extra[s]
-        else:
-            for s in range(n):
-                union[s] = r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)
-                inter[s] = r.played[s]
-        per_reading.append((r, rc, match, n_match, union, inter))
-    if unchecked:
-        rep.notes.append(f"the claims were checked on {len(readings) - unchecked} of {len(readings)} readings "
-                         f"(the work budget ran out); the others are set aside")
-    kept = [x for x in per_reading if x[3]] if targets else per_reading
-    if targets and kept and len(kept) < len(per_reading):
-        rep.notes.append(f"the claims rule out {len(per_reading) - len(kept)} of {len(per_reading)} readings of the play")
-    if not kept:
-        kept = per_reading
-    rep.kept = [x[0] for x in kept]
-    rep.layouts_total = sum(r.n_layouts for r in rep.kept[:MAX_COUNTED])
-    if len(rep.kept) > MAX_COUNTED:
-        rep.notes.append(f"deals counted for the first {MAX_COUNTED} of {len(rep.kept)} readings")
-    certain, possible = [-1] * n, [0] * n
-    for r, rc, match, n_match, union, inter in kept:
-        if n_match or not targets:
-            for s in range(n):
-                certain[s] &= inter[s]
-                possible[s] |= union[s]
-        for total, c in zip(checks, rc):
-            total.layouts += c.layouts
-            total.holding += c.holding
-            total.truncated |= c.truncated
-            total.example_fail = total.example_fail or c.example_fail
-            total.example_hold = total.example_hold or c.example_hold
-            if total.values is None:
-                total.values = c.values
-        rep.n_matching += n_match
-        rep.matching.extend((r, e) for e in match)
-    for total in checks:
-        if total.layouts != 1:
-            total.values = {}
+                checked += 1
+        except KeyboardInterrupt:
+            rep.interrupted = True
+        rep.claims_checked = checked
+        if rep.interrupted:
+            rep.notes.append(f"interrupted: the claims were checked on the {plural(checked, 'deal')} finished")
+    checks = [ClaimCheck(t, sampled=rep.claims_sampled, deals=total,
+                         truncated=rep.claims_sampled or rep.interrupted) for t in targets]
+    matched = {k for k, x in per.items() if x[2]}
+    if targets and matched:
+        kept_idx = sorted(matched)
+        ruled = len(readings) - len(kept_idx)
+        if ruled:
+            rep.notes.append(f"the claims rule out {ruled} of {len(readings)} readings of the play" if not
+                             (rep.claims_sampled or rep.interrupted) else
+                             f"no deal of {ruled} of the {len(readings)} readings agreed with the claims in the "
+                             f"deals checked: those readings are set aside")
+    else:
+        kept_idx = list(range(len(readings)))
+    rep.kept = [readings[k] for k in kept_idx]
+    rep.layouts_total = sum(weights[k] for k in kept_idx)
+    # A sample's share is over every deal drawn (it estimates the share of all the deals);
+    # every deal checked, the shares are over the readings kept.
+    for k in (sorted(per) if rep.claims_sampled else kept_idx):
+        if k not in per:
+            continue
+        rc, match, n_match, _, _ = per[k]
+        for tot, c in zip(checks, rc):
+            tot.layouts += c.layouts
+            tot.holding += c.holding
+            tot.example_fail = tot.example_fail or c.example_fail
+            tot.example_hold = tot.example_hold or c.example_hold
+            if tot.values is None:
+                tot.values = c.values
+        if k in kept_idx:
+            rep.n_matching += n_match
+            rep.matching.extend((readings[k], e) for e in match)
+    for tot in checks:
+        if tot.layouts != 1:
+            tot.values = {}
     rep.claims = checks
     # Each reading weighs the deals it allows (those agreeing with the claims, when any
     # do); the reading shown is the heaviest: the likeliest if every deal is equally likely.
     use_match = bool(targets) and rep.n_matching > 0
-    rep.weights = {id(r): (n_match if use_match else r.n_layouts if k < MAX_COUNTED else 0)
-                   for k, (r, _, _, n_match, _, _) in enumerate(kept)}
+    rep.weights = {id(readings[k]): (per[k][2] if use_match and k in per else 0 if use_match else weights[k])
+                   for k in kept_idx}
     rep.reading = max(rep.kept, key=lambda r: rep.weights[id(r)])
 
+    # What each seat held: over every deal agreeing with the claims when every deal was
+    # checked and some agree; else over every deal the play allows, from the constraints
+    # (exact: never from a sample).
+    certain, possible = [-1] * n, [0] * n
+    if use_match and not (rep.claims_sampled or rep.interrupted):
+        rep.certain_from = "claims"
+        for k in kept_idx:
+            if k in per and per[k][2]:
+                for s in range(n):
+                    certain[s] &= per[k][4][s]
+                    possible[s] |= per[k][3][s]
+    else:
+        for r in rep.kept:
+            kc, kp = r.knowledge.certain(), r.knowledge.possible()
+            for s in range(n):
+                certain[s] &= r.played[s] | kc[s]
+                possible[s] |= r.played[s] | kp[s]
+    rep.certain = [certain[s] & setup.deck for s in range(n)]
+    rep.possible = [possible[s] & ~rep.certain[s] for s in range(n)]
+
     # The deal shown: the only layout the play and the claims allow, else the first.
-    if targets and rep.matching:
+    if use_match:
         r0, extra0 = next((r, e) for r, e in rep.matching if r is rep.reading)
         if rep.n_matching == 1 and not any(c.truncated for c in checks):
             rep.layout = full_layout(r0, extra0)
     else:
-        extra0 = next(iter_layouts(rep.reading, n))
+        extra0 = next(rep.reading.knowledge.deals())
         if rep.layouts_total == 1:
             rep.layout = full_layout(rep.reading, extra0)
     shown_layout = full_layout(rep.reading, extra0)
@@ -990,53 +999,97 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     rep.raw_score = {"points": list(rp.points), "tricks": list(rp.tricks)}
     pts, trs = settle(setup, rp.points, rp.tricks) if rep.finished else (list(rp.points), list(rp.tricks))
     rep.score = {"points": pts, "tricks": trs}
-    if all(x == -1 for x in certain):      # no deal agrees with the claims: describe the play's deals
-        exact = rep.layouts_total <= 2000
-        for r in rep.kept:
-            if exact:   # few deals: look at each
-                for e in iter_layouts(r, n):
-                    for s in range(n):
-                        certain[s] &= r.played[s] | e[s]
-                        possible[s] |= r.played[s] | e[s]
-                continue
-            for s in range(n):
-                certain[s] &= r.played[s]
-                possible[s] |= r.played[s] | (r.unseen & ~r.forbidden[s] if r.need[s] else 0)
-    rep.certain = [certain[s] & setup.deck for s in range(n)]
-    rep.possible = [possible[s] & ~rep.certain[s] for s in range(n)]
     if marks:
         # Marks are for the reading shown, over its deals (those agreeing with the claims, if any).
-        pool = [(r, e) for r, e in rep.matching if r is rep.reading] if targets and rep.matching else None
-        rep.marks, rep.analysed_layouts = analyse_plays(setup, rep.kept, solver, analysis_layouts, pool)
+        pool = [e for r, e in rep.matching if r is rep.reading] if use_match else None
+        marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed)
+        rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled, rep.marks_deals = marks_out
+        rep.marks_from_claims = pool is not None
+    if single_dummy:
+        if setup.size != setup.variant.hand_size:
+            rep.notes.append("single-dummy marks need the whole deal from its first trick (this [Layout] is an "
+                             "end position)")
+        else:
+            if rep.layout is not None:
+                deals = [rep.layout.hands]
+            else:   # the player's hand is not known: over a few of the marks' deals, his hand from each
+                deals = [full_layout(rep.reading, e).hands for e in rep.marks_deals[:SD_DEALS]]
+            rep.single_samples, rep.single_deals = single_dummy, len(deals)
+            single_dummy_marks(setup, rep.reading.cards, deals, rep.marks, single_dummy, rep.seed)
     return rep
 
 
-def analyse_plays(setup: Setup, readings: list, solver, max_layouts: int, pool=None):
-    """Marks for every play of the first reading over up to ``max_layouts``
-    of its layouts (from ``pool`` [(reading, extra)] if given, else in order).  A play's loss is the least over the layouts analysed, so a mark
-    means it lost in every one; ``??`` when it was the worst card in each."""
+SD_MARK_CONFIDENCE = 0.95
+SD_DEALS = 3
+"""Deals of an unfinished record (the first of the marks' deals) whose hands the
+single-dummy marks are taken over, when the record does not fix the deal."""
+
+
+def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: int, seed: int) -> None:
+    """Fill each mark's :class:`SingleDummy` (``marks[i]`` is play ``i``): the
+    seat's view before the play, holding its hand of each deal in ``deals``
+    (the deal itself, or a few the record allows), ``samples`` deals of what
+    it could not see, every legal card valued on each (the same seed for
+    every play).  Over several deals, the values and the paired differences
+    of all their samples are pooled (as many from each deal)."""
+    from .advise import paired_p_better, play_advice
+    v = setup.variant
+    seats, _ = seats_of(setup, cards)
+    for i, c in enumerate(cards):
+        seat = seats[i]
+        mine, top, bests, best_cards = [], [], [], []
+        for hands in deals:
+            a = play_advice(v, setup.contract, seat, hands[seat], leader=setup.leader, played=list(cards[:i]),
+                            samples=samples, seed=seed)
+            col = {x: j for j, x in enumerate(a.options)}
+            means = a.values.mean(axis=0)
+            best = float(means.max())
+            these = [x for x in a.options if means[col[x]] == best]
+            if c not in these:   # the cards it lost to
+                best_cards += [x for x in these if x not in best_cards]
+            bests.append(best)
+            mine.append(a.values[:, col[c]])
+            top.append(a.values[:, col[c if c in these else these[0]]])
+        mine, top = np.concatenate(mine), np.concatenate(top)
+        d = (top - mine).astype(float)
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
+        loss = float(d.mean())
+        p = 1.0 if loss == 0 else paired_p_better(top, mine)
+        sd = SingleDummy(float(mine.mean()), float(np.mean(bests)), tuple(best_cards) or (c,), loss, se, p, samples,
+                         deals=len(deals))
+        if sd.loss > 0 and p < 1 - SD_MARK_CONFIDENCE:
+            sd.mark = "?"
+        marks[i].single = sd
+
+
+def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool=None, seed: int = 0):
+    """Marks for every play of ``reading`` over up to ``max_layouts`` of its
+    deals: all of them when there are no more, else a uniform random sample
+    (stream :data:`MARK_STREAM` of ``seed``) — of ``pool`` (the deals
+    agreeing with the claims) if given, else of every deal the reading allows.
+    A play's loss is the least over the deals analysed, so a mark means it
+    lost in every one; ``??`` when it was the worst card in each.  Returns
+    (marks, deals analysed, deals they were drawn from, sampled, those deals)."""
     from .engine import play as play_card
     n = setup.variant.n_seats
-    if pool:
-        layouts = list(pool[:max_layouts])
+    know = reading.knowledge
+    of = len(pool) if pool is not None else know.count
+    sampled = of > max_layouts
+    if pool is not None:
+        if sampled:
+            pick = rng_for(seed, MARK_STREAM).choice(len(pool), size=max_layouts, replace=False)
+            layouts = [pool[i] for i in sorted(int(i) for i in pick)]
+        else:
+            layouts = list(pool)
+    elif sampled:
+        layouts = [know.sample(seed, i, (MARK_STREAM,)) for i in range(max_layouts)]
     else:
-        layouts = []
-        gens = [(r, iter_layouts(r, n)) for r in readings[:1]]
-        while len(layouts) < max_layouts and gens:
-            alive = []
-            for r, g in gens:
-                if len(layouts) >= max_layouts:
-                    break
-                ex = next(g, None)
-                if ex is not None:
-                    layouts.append((r, ex))
-                    alive.append((r, g))
-            gens = alive
+        layouts = list(know.deals())
     runs = []
-    for r, extra in layouts:
-        pos = Position(full_layout(r, extra).hands, setup.leader)
+    for extra in layouts:
+        pos = Position(full_layout(reading, extra).hands, setup.leader)
         marks = []
-        for i, c in enumerate(r.cards):
+        for i, c in enumerate(reading.cards):
             seat = pos.to_move
             vals = solver.card_values(_deal(setup, pos), 1 << seat)
             v = vals[c]
@@ -1054,7 +1107,7 @@ def analyse_plays(setup: Setup, readings: list, solver, max_layouts: int, pool=N
         if m.loss > 0:
             m.mark = "??" if all(x.value == x.worst for x in alts) else "?"
         per_play.append(m)
-    return per_play, len(layouts)
+    return per_play, len(layouts), of, sampled, layouts
 
 
 def seats_of(setup: Setup, cards) -> tuple[list, list]:
@@ -1095,8 +1148,3 @@ def slot_deal_shares(rep: RecordReport, sl) -> dict:
         deals[x] = deals.get(x, 0) + rep.weights.get(id(r), 0)
     total = sum(deals.values()) or 1
     return {x: w / total for x, w in deals.items()}
-
-
-def verify_records(records, variant=None, **kw) -> list:
-    """Reports for every record that holds a deal (comment-only blocks are skipped)."""
-    return [verify_record(r, variant, **kw) for r in records if r.tricks or r.tags]

@@ -17,6 +17,8 @@ import multiprocessing
 import signal
 import threading
 
+from .errors import InvalidRulesError
+
 
 def _init(event) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
@@ -49,3 +51,16 @@ class StoppablePool:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def dask_client(address: str):
+    """A Dask ``distributed.Client`` of the cluster at ``address`` (``--scheduler``);
+    a one-line error when Dask is not installed or the scheduler cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError as err:  # pragma: no cover - depends on the installation
+        raise InvalidRulesError("--scheduler needs Dask: pip install 'kingsolve[cluster]'") from err
+    try:
+        return Client(address, timeout=15)
+    except (OSError, TimeoutError) as err:
+        raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err

@@ -1,10 +1,19 @@
 """Shared test set-up: puts this directory on ``sys.path`` so that every test
 module can ``from strategies import …`` (random deals and small positions), and
-registers the Hypothesis profiles."""
+registers the Hypothesis profiles.
+
+Environment variables the suite reads (CI sets none of them):
+
+- ``HYPOTHESIS_PROFILE=thorough`` — every property test runs ten times as many
+  examples (``strategies.examples``);
+- ``KINGSOLVE_DDS_SEED=<seed>`` — replays the live comparison with DDS
+  (test_core_dds.py) on the deals of a failed run (each run draws a fresh seed
+  and names it when it fails);
+- ``KINGSOLVE_INDEPENDENT_SEED=<seed>`` — the same for the full deals checked
+  against the independent search (test_independent.py).
+"""
 import os
 import sys
-
-from hypothesis import HealthCheck, settings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -17,11 +26,9 @@ try:
 except ModuleNotFoundError:
     sys.path.insert(1, os.path.dirname(HERE))
 
-# No per-example deadline (the machine is shared and timings vary).  Tests that
-# set their own max_examples keep it; HYPOTHESIS_PROFILE=thorough raises the
-# default (100) for the others.
-settings.register_profile("kingsolve", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", deadline=None, max_examples=1000,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "kingsolve"))
+# The Hypothesis profiles (strategies.PROFILES): HYPOTHESIS_PROFILE=thorough
+# runs every test's examples ten times over (tests set their number of
+# examples with strategies.examples, which scales it).
+from strategies import register_profiles  # noqa: E402
 
+register_profiles()

@@ -10,19 +10,57 @@ kept stable:
 - ``layouts(variant, hand_size)`` — a Hypothesis strategy for such deals;
 - ``small_positions(...)`` — a Hypothesis strategy for small positions, possibly
   in the middle of a trick, as :class:`SmallPosition`;
-- ``random_playout(rules, position, rng)`` — random legal play to the end.
+- ``random_playout(rules, position, rng)`` — random legal play to the end;
+- ``examples(n)`` — the settings of a test that runs ``n`` examples, scaled by
+  the Hypothesis profile (``HYPOTHESIS_PROFILE=thorough`` runs ten times as
+  many); every test that sets its number of examples sets it so;
+- ``rngs()`` — a Hypothesis-backed ``random.Random`` for tests that build a
+  case from many random choices: each choice is drawn by Hypothesis, so a
+  failing case shrinks (a drawn integer seed would not).
 """
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from kingsolve.cards import bit, cards_of
 from kingsolve.engine import Position, Replay, legal_mask, play, replay
 from kingsolve.layout import Layout
 from kingsolve.variants import VARIANT_IDS, Contract, DealRules, get_variant
+
+# Hypothesis profiles (HYPOTHESIS_PROFILE, loaded by conftest.py): how many
+# times its examples every test runs.  No per-example deadline (the machine is
+# shared and timings vary).
+PROFILES = {"kingsolve": 1, "thorough": 10}
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "kingsolve")
+if PROFILE not in PROFILES:
+    raise ValueError(f"HYPOTHESIS_PROFILE={PROFILE!r}: choose one of {', '.join(PROFILES)}")
+EXAMPLES_FACTOR = PROFILES[PROFILE]
+
+
+def register_profiles() -> None:
+    """Register the profiles (a test without its own number of examples runs
+    Hypothesis' 100 times the factor) and load the one asked for."""
+    for name, factor in PROFILES.items():
+        settings.register_profile(name, deadline=None, max_examples=100 * factor,
+                                  suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile(PROFILE)
+
+
+def examples(n: int, **kw) -> settings:
+    """Settings for a test of ``n`` examples in the default profile, ``n`` ×
+    the profile's factor in others (``kw``: any other setting)."""
+    return settings(max_examples=n * EXAMPLES_FACTOR, **kw)
+
+
+def rngs():
+    """A ``random.Random`` whose every choice Hypothesis draws (and shrinks)."""
+    return st.randoms(use_true_random=False)
+
 
 # Every variant with the option settings RULES.md names (the defaults first).
 VARIANT_CONFIGS = (

@@ -174,7 +174,7 @@ def test_counts_agree_with_solving_the_sampled_layout():
     choices = B.choices_for(RU4)
     plan = B.Plan(k, tuple(B.Task(f"own:{c.name}", c, 1, 1) for c in choices)
                   + (B.Task("defend:misere", choices[-1], 0, 1),))
-    counts = B.solve_block(plan, seed=2, block=0, size=2)
+    counts = B.solve_range(plan, seed=2, start=0, stop=2)
     deals = B.sample_block(k, seed=2, block=0, size=2)
     for i in range(2):
         lay = Layout(tuple(int(h) for h in deals[i]), 0)
@@ -212,8 +212,9 @@ def test_interrupt_keeps_the_finished_blocks():
         raise KeyboardInterrupt
 
     run = B.run_plan(plan, samples=60, seed=1, progress=stop_after_first)
-    assert run.interrupted and run.samples == B.CHUNK and run.requested == 60
-    assert list(run.tricks["own:S"]) == [8] * B.CHUNK
+    unit = B.unit_size(plan, 60, 1)
+    assert run.interrupted and run.samples == unit == 15 and run.requested == 60
+    assert list(run.tricks["own:S"]) == [8] * unit
 
 
 def test_seller_with_three_cards():
@@ -222,7 +223,7 @@ def test_seller_with_three_cards():
     assert a.knowledge.free == (5, 8, 8, 8, 0)
     s = a.tricks["own:S"]
     assert s.min() >= 3   # ♠AKQ are the three top trumps and the seller leads
-    assert a.summary["decision"] in ("play", "write-two")
+    assert a.stage == "name" and a.summary["name"] == "S" and "decision" not in a.summary
 
 
 def test_role_and_seat_errors():
@@ -242,12 +243,12 @@ def _run(tricks, n):
     return B.RunResult({k: np.array(v, dtype=np.int64) for k, v in tricks.items()}, n, n, seed=0)
 
 
-def _analysis(variant, role, tricks, *, seller_choice=None, offer=None, games=None):
+def _analysis(variant, role, tricks, *, seller_choice=None, offer=None, games=None, stage=None):
     choices = tuple(c for c in B.choices_for(variant) if games is None or c.name in games)
     n = len(next(iter(tricks.values())))
     seat, seller = (0, 0) if role == "seller" else (1, 0)
     return B._analyse_run(variant, role, seat, seller, 1 if role == "seller" else None, 0, None, choices,
-                          seller_choice, offer, _run(tricks, n))
+                          seller_choice, offer, _run(tricks, n), stage=stage)
 
 
 def test_break_even_offer_is_exact():
@@ -262,25 +263,46 @@ def test_break_even_offer_is_exact():
     assert a.summary["max_offer"] == 1
 
 
-def test_cautious_offer_without_the_sellers_game():
+def test_offer_per_sellers_game_without_it():
+    # Not told the seller's game, the buyer gets one answer per game he could have named -- never the
+    # single most cautious one (issue 33: that was usually the buyer's own best suit, "do not buy").
     t = {"own:S": [0, 0], "own:H": [6, 6], "defend:S": [2, 2], "defend:H": [5, 5]}
     a = _analysis(UA3, "buyer", t, games=["S", "H"])
-    assert a.summary["max_offer_against"] == "H" and a.summary["max_offer"] == 1
-    assert a.choices.loc["S", "max_offer"] == 4
+    assert a.summary["offers"] == {"S": 4, "H": 1}
+    assert "max_offer" not in a.summary and a.summary["seller_trump"] is None
+    assert a.choices.loc["S", "max_offer"] == 4 and a.choices.loc["H", "max_offer"] == 1
+
+
+def test_offer_uncertainty():
+    # buy 6 6 7 5, defend 4 4 4 4: offer 2; buying at 2 is at least as good in 3 of 4 samples
+    buy, defend = np.array([6, 6, 7, 5]), np.array([4, 4, 4, 4])
+    o = B.offer_uncertainty(buy, defend, 10, seed=1)
+    assert o["max_offer"] == 2 and o["gain"] == 2.0 and o["p_not_worse"] == 0.75
+    assert abs(o["gain_se"] - np.std([2, 2, 3, 1], ddof=1) / 2) < 1e-12
+    boot = o["offer_bootstrap"]
+    assert set(boot) <= {1, 2, 3} and abs(sum(boot.values()) - 1) < 1e-12
+    assert o["offer_bootstrap"] == B.offer_uncertainty(buy, defend, 10, seed=1)["offer_bootstrap"]
+    same = np.array([5] * 8)
+    assert B.offer_uncertainty(same, same - 3, 10, seed=2)["offer_bootstrap"] == {3: 1.0}
 
 
 def test_seller_decision():
-    # own game H 4 tricks = 12 points; write-two = 6; offer 3 + defending 2 = 15 points: accept
-    t = {"own:S": [2, 2], "own:H": [4, 4], "buyer:S": [5, 1], "buyer:H": [3, 6], "defend:bought": [2, 2]}
-    a = _analysis(RU4, "seller", t, offer=3, games=["S", "H"])
-    assert a.summary["decision"] == "accept"
-    assert a.summary["accept_points"] == 15.0
+    # the named game H 4 tricks = 12 points; write-two = 6; offer 3 + defending 2 = 15 points: accept
+    H = B.parse_choice("H", RU4)
+    t = {"own:H": [4, 4], "buyer:S": [5, 1], "buyer:H": [3, 6], "defend:bought": [2, 2]}
+    a = _analysis(RU4, "seller", t, offer=3, games=["S", "H"], seller_choice=H, stage="decide")
+    assert a.summary["decision"] == "accept" and a.summary["named"] == "H"
+    assert a.summary["accept_points"] == 15.0 and a.summary["p_accept_not_worse"] == 1.0
     assert a.summary["min_offer"] == 2          # 3 × (2 + 2) = 12 ≥ 12
     assert a.summary["buyer_games"] == {"S": 1, "H": 1}
-    a = _analysis(RU4, "seller", dict(t, **{"own:H": [6, 6]}), offer=3, games=["S", "H"])
+    assert list(a.choices.index) == ["H"]       # only the game he named is played
+    a = _analysis(RU4, "seller", dict(t, **{"own:H": [6, 6]}), offer=3, games=["S", "H"], seller_choice=H,
+                  stage="decide")
     assert a.summary["decision"] == "play" and a.summary["min_offer"] == 4
-    a = _analysis(RU4, "seller", {"own:S": [1, 0], "own:H": [1, 1]}, games=["S", "H"])
-    assert a.summary["decision"] == "write-two"
+    # no offer yet: play or write two, and the least offer worth accepting
+    a = _analysis(RU4, "seller", dict(t, **{"own:H": [1, 1]}), games=["S", "H"], seller_choice=H, stage="decide")
+    assert a.summary["decision"] == "write-two" and a.summary["min_offer"] == 0
+    assert a.summary["min_offer_bootstrap"] == {0: 1.0}
 
 
 def test_king52_settlements():
@@ -305,6 +327,19 @@ def test_king52_highest_bid_worth_making():
     assert a.bids.loc["-2", "settlement"] == 25.0 and not a.bids.loc["-2", "worth"]
     assert a.summary["best_bid"] == "+8" and a.summary["best_bid_choice"] == "H"
     assert list(a.bids.index) == list(B.KING52_BIDS)
+    # auction-pay=bid (the bid a price): +N costs 25 N made or not, so +4 (200 - 100 = 100) is the highest
+    assert a.summary["auction_pay"] == "shortfall" and a.summary["best_bid_other_reading"] == "+4"
+    b = _analysis(get_variant("king52", ["auction-pay=bid"]), "bidder", t,
+                  seller_choice=B.parse_choice("S", KING52), games=["S", "H", "minus-NT"])
+    assert b.summary["best_bid"] == "+4" and b.summary["best_bid_other_reading"] == "+8"
+    assert b.bids.loc["+8", "settlement"] == 0.0
+    # not told the dealer's game: the highest bid against each game he could have named
+    # (defending minus-NT with 1 trick is worth 250: no bid reaches it)
+    c = _analysis(KING52, "bidder", dict(t, **{"defend:H": [2, 2], "defend:minus-NT": [1, 1]}),
+                  games=["S", "H", "minus-NT"])
+    assert c.summary["best_bids"] == {"S": "+8", "H": "+8", "minus-NT": None}
+    assert c.summary["best_bids_other_reading"] == {"S": "+4", "H": "+6", "minus-NT": None}
+    assert "worth" not in c.bids.columns
 
 
 def test_bid_table_is_a_dataframe_and_progress_counts_every_sample():
@@ -314,4 +349,143 @@ def test_bid_table_is_a_dataframe_and_progress_counts_every_sample():
     assert isinstance(df, pd.DataFrame)
     assert list(df.index) == ["S", "misere"]
     assert list(df.columns[:6]) == ["contract", "trump", "mean", "se", "points", "P>=1"]
-    assert seen == [20, 20, 5]
+    assert seen == [12, 12, 12, 9]   # units of ceil(45 / 4) samples on one process
+
+
+# ----------------------------------------------------------------- the source's bought game (000, third deal)
+
+THIRD_DEAL = {"seat 1": "J8.T87.J87.Q7", "seat 3": "97.KQJ.AKT9.K"}   # 000: talon ♠A ♣A (ua3's)
+
+
+def test_source_third_deal_seller_accepts_two():
+    # 000: "Карта у замовника (перша рука) погана. Він оголосив козирем трефу ... не більше одного хабара.
+    # ... була куплена третім гравцем за два хабарі."  With his named clubs he takes about half a trick;
+    # 2 tricks and his defence beat playing clubs (and writing two each, 6 points): accept.
+    a = B.analyse(UA3, parse_hand(THIRD_DEAL["seat 1"]), role="seller", seller_trump="C", offer=2, buyer=2,
+                  samples=100, seed=20261203)
+    assert a.stage == "decide" and a.summary["named"] == "C"
+    assert a.summary["play_points"] < a.summary["write_two_points"] <= a.summary["accept_points"]
+    assert a.summary["decision"] == "accept"
+    assert a.summary["min_offer"] is not None and a.summary["min_offer"] <= 2
+
+
+def test_source_third_deal_buyer_names_diamonds_and_offers_two():
+    # 000: the third hand bought the clubs game for two tricks and named diamonds ("Козирем оголошено бубна").
+    a = B.analyse(UA3, parse_hand(THIRD_DEAL["seat 3"]), seat=2, seller_trump="C", samples=100, seed=20261203)
+    assert a.summary["recommended"] == "D"
+    assert a.summary["max_offer"] >= 2
+    assert 0 <= a.summary["p_not_worse"] <= 1 and abs(sum(a.summary["offer_bootstrap"].values()) - 1) < 1e-12
+
+
+def test_three_top_trumps_name_their_suit():
+    for hand, suit in (("♥AKQ", "H"), ("♣AKQ", "C")):
+        a = B.analyse(RU4, parse_hand(hand), role="seller", samples=40, seed=5)
+        assert a.summary["name"] == suit
+        assert a.tricks[f"own:{suit}"].min() >= 3
+
+
+def test_seller_moments_are_checked():
+    with pytest.raises(InvalidRulesError, match="three-card hand: offers come after"):
+        B.analyse(RU4, parse_hand("♠AKQ"), role="seller", offer=2, samples=1)
+    with pytest.raises(InvalidRulesError, match="with three cards the question is which game to name"):
+        B.analyse(RU4, parse_hand("♠AKQ"), role="seller", seller_trump="S", samples=1)
+    with pytest.raises(InvalidRulesError, match="give --seller-trump"):
+        B.analyse(RU4, ALL_SPADES_RU4, role="seller", offer=2, samples=1)
+    with pytest.raises(InvalidRulesError, match="ua3 has no game 'NT'"):
+        B.analyse(UA3, parse_hand(THIRD_DEAL["seat 1"]), role="seller", seller_trump="NT", samples=1)
+
+
+# ----------------------------------------------------------------- the work: capped counts, units, laziness
+
+def test_capped_tricks_are_the_exact_count_capped():
+    from kingsolve.engine import Position
+    from kingsolve.solver import Deal, solver_for
+    c = RU4.contract("no-tricks")
+    rules = c.deal_rules()
+    k = B.make_knowledge(RU4, 1, parse_hand("♠AK7 ♥AQ ♦K98"))
+    solver = solver_for(RU4.hand_size)
+    for row in B.sample_block(k, seed=3, block=0, size=8):
+        hands = tuple(int(h) for h in row)
+        for side in range(4):
+            d = Deal(c, Position(hands, 1), rules)
+            exact = B.tricks_from_value(c, solver.value(d, 1 << side))
+            for cap in (1, 2, 3):
+                assert B.capped_tricks(solver, c, d, side, cap) == min(exact, cap)
+    with pytest.raises(InvalidRulesError, match="avoiding tricks"):
+        B.capped_tricks(solver, RU4.contract("trump", "S"), d, 0, 2)
+
+
+def test_ranges_are_the_blocks_rows():
+    k = B.make_knowledge(RU4, 1, ALL_SPADES_RU4)
+    whole = np.concatenate([B.sample_block(k, 4, b) for b in range(3)])
+    for start, stop in ((0, 60), (7, 8), (15, 45), (39, 41)):
+        assert np.array_equal(B.sample_range(k, 4, start, stop), whole[start:stop])
+
+
+def test_units_are_fine_for_13_card_hands():
+    k52 = B.Plan(B.make_knowledge(KING52, 1, parse_hand("AKQJ.AKQ.432.432")), ())
+    ru4 = B.Plan(B.make_knowledge(RU4, 1, ALL_SPADES_RU4), ())
+    assert B.unit_size(k52, 40, 2) == 1
+    assert B.unit_size(ru4, 1000, 2) == B.MAX_UNIT and B.unit_size(ru4, 40, 2) == 5
+
+
+def test_solvers_follow_the_solve_policy():
+    # issue 32: bid's solvers come from solver_for (the table solve uses), --tt-size fixes the size alike
+    k52 = B.make_knowledge(KING52, 1, parse_hand("AKQJ.AKQ.432.432"))
+    assert B.Plan(k52, ()).solver().table_log2 == 20
+    assert B.Plan(B.make_knowledge(RU4, 1, ALL_SPADES_RU4), ()).solver().table_log2 == 16
+    assert B.Plan(k52, (), tt_log2=12).solver().table_log2 == 12
+    assert not hasattr(B, "_SOLVER")
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ten_billion_samples_do_not_grow_memory(jobs):
+    # issue 29: a list of every block was built up front; the work is now generated as it is taken
+    import tracemalloc
+    k = B.make_knowledge(RU4, 1, ALL_SPADES_RU4)
+    plan = B.Plan(k, (B.Task("own:S", B.choices_for(RU4)[0], 1, 1),))
+    seen = []
+
+    def stop_after_two(n):
+        seen.append(n)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    tracemalloc.start()
+    try:
+        run = B.run_plan(plan, samples=10 ** 10, seed=1, jobs=jobs, progress=stop_after_two)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert run.interrupted and run.requested == 10 ** 10
+    assert 0 < run.samples <= 2 * B.MAX_UNIT and list(run.tricks["own:S"]) == [8] * run.samples
+    assert peak < 20 * 2 ** 20
+
+
+def test_interrupted_pool_keeps_a_prefix_of_the_run():
+    k = B.make_knowledge(RU4, 1, parse_hand("♠AK7 ♥AQ ♦K98"))
+    choices = B.choices_for(RU4)[:2]
+    plan = B.Plan(k, tuple(B.Task(f"own:{c.name}", c, 1, 1) for c in choices))
+    full = B.run_plan(plan, samples=80, seed=6)
+    calls = []
+
+    def stop_after_three(n):
+        calls.append(n)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    part = B.run_plan(plan, samples=80, seed=6, jobs=2, progress=stop_after_three)
+    assert part.interrupted and 0 < part.samples < 80
+    for key in full.tricks:
+        assert np.array_equal(part.tricks[key], full.tricks[key][:part.samples])
+
+
+def test_dask_cluster_gives_the_local_counts():
+    distributed = pytest.importorskip("distributed")
+    kw = dict(samples=30, seed=4, games=["S", "misere"], seller_trump="S")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = B.analyse(RU4, parse_hand("♠AK7 ♥AQ ♦K98"), scheduler=cluster.scheduler_address, **kw)
+    local = B.analyse(RU4, parse_hand("♠AK7 ♥AQ ♦K98"), **kw)
+    for key in local.tricks:
+        assert np.array_equal(remote.tricks[key], local.tricks[key])

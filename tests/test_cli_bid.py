@@ -24,12 +24,16 @@ def test_text_report_all_trumps():
     assert lines[0] == "kingsolve bid: ru4, seat 2 buying the trump game from seat 1"
     assert lines[1] == "hand: ♠AKQJ10987 ♥— ♦— ♣—"
     assert lines[2] == "seed 3, 20 samples"
+    assert lines[3] == ("model: double dummy; each seat counted alone against the others together "
+                        "(for a defender, a lower bound on his tricks)")
     row = next(x for x in lines if x.startswith("S "))
     assert row.split()[:5] == ["S", "8.00", "±", "0.00", "24.00"]
     assert row.split()[5:13] == ["100"] * 8
-    assert "recommended game: S — 8.00 tricks, 24.00 points" in lines
-    assert ("most tricks worth offering: 0 against the seller's S (defending it: 8.00 ± 0.00 tricks) — do not buy"
-            in lines)
+    assert "recommended game: S — 8.00 tricks, 24.00 points (bootstrap: S 100%)" in lines
+    assert "most tricks worth offering against the seller's S: 0 — do not buy" in lines
+    assert ("  gain of buying 0.00 ± 0.00 tricks over defending it (8.00 ± 0.00); buying at 0 does at least as well "
+            "as not buying in 100% of the deals") in lines
+    assert "  offers of a bootstrap over the samples: 0 100%" in lines
 
 
 def test_json_and_csv():
@@ -68,22 +72,42 @@ def test_plot(tmp_path):
     assert f"plot written to {png}" in r.output
 
 
-def test_seller_with_an_offer():
-    r = run("-V", "ru4", "--role", "seller", "--hand", "♠AKQ", "--games", "S,H", "--offer", "3",
-            "--samples", "20", "--seed", "2")
+def test_seller_names_a_game_from_three_cards():
+    r = run("-V", "ru4", "--role", "seller", "--hand", "♠AKQ", "--games", "S,H", "--samples", "20", "--seed", "2")
     assert r.exit_code == 0, r.output
-    assert "kingsolve bid: ru4, seat 1 selling (the first hand, naming the trump)" in r.output
+    assert "kingsolve bid: ru4, seat 1, the first hand, naming the game after three cards" in r.output
     assert "hand: ♠AKQ ♥— ♦— ♣—  (3 of 8 cards known)" in r.output
+    assert "\nname: S — " in r.output and "decision" not in r.output
+
+
+def test_seller_with_an_offer():
+    # 000's third deal: the first hand named clubs; the third hand offers 2
+    r = run("-V", "ua3", "--role", "seller", "--hand", "J8.T87.J87.Q7", "--seller-trump", "C", "--offer", "2",
+            "--buyer", "3", "--samples", "20", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "kingsolve bid: ua3, seat 1 selling the game he named (C)" in r.output
     assert "write two tricks to everyone: 6 points each, no play" in r.output
-    assert "offer of 3 from seat 2: 3 + " in r.output
-    assert "\ndecision: " in r.output
+    assert "accept the offer of 2 from seat 3: 2 + " in r.output
+    assert "least offer worth accepting: " in r.output
+    assert "\ndecision: accept the offer" in r.output
+
+
+def test_buyer_headline_per_sellers_game():
+    # not told the seller's game: one line per game he could have named (issue 33)
+    r = run("-V", "ua3", "--hand", "97.KQJ.AKT9.K", "--seat", "3", "--samples", "20", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "the seller's game is not known: the most tricks worth offering for each game he could have named" in r.output
+    table = r.output.split("his game")[1].splitlines()[1:]
+    assert [line.split()[0] for line in table] == ["S", "H", "D", "C", "misere"]
+    assert "do not buy" not in r.output
 
 
 def test_help_documents_the_options():
     r = CliRunner().invoke(main, ["bid", "--help"])
     assert r.exit_code == 0
     for opt in ("--hand", "--seat", "--role", "--seller", "--seller-trump", "--known", "--offer", "--samples",
-                "--seed", "--jobs", "--plot", "--format", "--games"):
+                "--seed", "--jobs", "--plot", "--format", "--games", "--buyer", "--scheduler", "--tt-size",
+                "--progress", "--variant", "--option"):
         assert opt in r.output
 
 
@@ -112,6 +136,16 @@ def test_help_documents_the_options():
      "Error: seat 1 is the seller; the buyer is another seat"),
     (["-V", "ru4", "--hand", ALL_SPADES, "--samples", "0"],
      "Error: Invalid value for '--samples' / '-n': 0 is not in the range x>=1."),
+    (["-V", "ua3", "--role", "seller", "--hand", "J8.T87.J87.Q7", "--offer", "2"],
+     "Error: --role seller with the whole hand: give --seller-trump"),
+    (["-V", "ua3", "--role", "seller", "--hand", "♠KQJ", "--offer", "2"],
+     "Error: --offer with a three-card hand: offers come after the deal is completed"),
+    (["-V", "ua3", "--role", "seller", "--hand", "J8.T87.J87.Q7", "--seller-trump", "NT", "--offer", "2"],
+     "Error: ua3 has no game 'NT' to name (choose from S, H, D, C, misere)"),
+    (["-V", "ru4", "--hand", ALL_SPADES, "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     "Error: give --jobs or --scheduler, not both"),
+    (["-V", "king52", "--hand", "AKQJ.AKQ.432.432", "-o", "auction-pay=price"],
+     "Error: option auction-pay='price': expected shortfall or bid"),
 ])
 def test_bad_input_is_one_line_exit_2(args, message):
     r = run(*args)
@@ -148,3 +182,21 @@ def test_king52_auction_bids_follow_the_tricks():
     assert obj["summary"]["baseline_points"] == 25 * d
     worth = [b for b, x in bids.items() if x["worth"]]
     assert obj["summary"]["best_bid"] == (worth[-1] if worth else None)
+    assert obj["summary"]["auction_pay"] == "shortfall" and obj["summary"]["other_reading"] == "bid"
+
+
+def test_docs_and_readme_list_every_option():
+    # issue 33: docs/bid.md and the README's synopsis list every option the command has
+    from pathlib import Path
+
+    from kingsolve.cli.bid import bid
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs" / "bid.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    synopsis = readme.split("kingsolve bid ", 1)[1].split("kingsolve stats", 1)[0]
+    options = [max(p.opts, key=len) for p in bid.params if p.opts and p.opts[0].startswith("-")]
+    assert "--scheduler" in options and "--tt-size" in options
+    for opt in options:
+        assert f"`{opt}" in docs, opt
+        assert opt in synopsis or opt.replace("--", "-", 1) in synopsis or opt == "--option", opt
+    assert "-o KEY=VALUE" in synopsis

@@ -21,7 +21,7 @@ def run(*args):
 def test_the_group_registers_the_core_commands():
     # rules and solve exist from the start (INTERFACE.md); the others as they are written
     assert {"rules", "solve"} <= set(COMMANDS)
-    assert set(COMMANDS) == {"rules", "solve", "table", "verify", "bid", "stats", "score"}
+    assert set(COMMANDS) == {"rules", "solve", "table", "verify", "bid", "stats", "score", "advise"}
 
 
 @pytest.mark.parametrize("name", COMMANDS)

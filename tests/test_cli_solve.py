@@ -31,8 +31,9 @@ def test_json_shape_per_seat():
 def test_text_player_and_side():
     r = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--player", "II")
     assert r.exit_code == 0, r.output
-    head, *rows = r.output.strip().splitlines()
+    head, note, *rows = r.output.strip().splitlines()
     assert head == "ua3 no-hearts  1:.A7.. .K8.. K8...  seat 1 leads"
+    assert note.startswith("  value: ")
     assert [row.split() for row in rows] == [["seat", "2", "-4"]]
     r = run("solve", LAYOUT, "-V", "ua3", "-c", "no-hearts", "--side", "2,3")
     assert r.exit_code == 0 and "side 2,3" in r.output
@@ -86,7 +87,7 @@ def test_kdn_file_layouts_with_their_leader(tmp_path):
     # a record without a layout is named
     f.write_text('[Variant "ua3"]\n[Leader "3"]\n', encoding="utf-8")
     r = run("solve", "-f", str(f), "-V", "ua3", "-c", "no-hearts")
-    assert r.exit_code == 2 and f"{f}:1: record has no [Layout]" in r.output
+    assert r.exit_code == 2 and f"{f}:1: the record has no [Layout] and no play" in r.output
 
 
 def test_layout_may_be_given_unquoted():

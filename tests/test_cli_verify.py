@@ -138,8 +138,40 @@ def test_empty_input_is_an_error():
 
 
 def test_claims_checked_on_part_of_the_deals_say_so():
-    r = run("verify", os.path.join(EXAMPLES, "2_no_last_two.kdn"), "--no-marks", "--claim-layouts", "100")
+    r = run("verify", os.path.join(EXAMPLES, "2_no_last_two.kdn"), "--no-marks", "--claim-layouts", "100",
+            "--seed", "7")
     assert r.exit_code == 0, r.stderr
-    # 100 deals of each of the two readings of trick 4
+    # 100 deals drawn uniformly from the 35,700 of both readings of trick 4, with the share's standard error
     import re
-    assert re.search(r'  \[Claim "3:-20"\] \(points\): holds in \d+ of 200 layouts checked, so it does not follow', r.output)
+    assert re.search(r'  \[Claim "3:-20"\] \(points\): holds in \d+ of 100 deals sampled of 35,700 '
+                     r'\(\d+\.\d% ± \d+\.\d%\), so it does not follow', r.output), r.output
+    assert "100 sampled of the 35,700 deals of every reading (seed 7)" in r.output
+    again = run("verify", os.path.join(EXAMPLES, "2_no_last_two.kdn"), "--no-marks", "--claim-layouts", "100",
+                "--seed", "7")
+    assert again.output == r.output
+
+
+def test_seed_and_sampling_fields_in_json():
+    r = run("verify", os.path.join(EXAMPLES, "2_no_last_two.kdn"), "--no-marks", "--claim-layouts", "50",
+            "--seed", "3", "-F", "json")
+    assert r.exit_code == 0, r.stderr
+    obj = json.loads(r.output)
+    assert obj["seed"] == 3
+    lay = obj["layouts"]
+    assert lay["count"] <= 35700 and lay["claims_sampled"] and lay["claims_checked"] == 50
+    assert lay["certain_from"] == "play"
+    for c in obj["claims"]:
+        assert c["sampled"] and c["deals"] == 35700 and c["layouts"] == 50 and 0 <= c["se"] < 0.1
+
+
+def test_single_dummy_marks_in_text_and_json():
+    path = os.path.join(EXAMPLES, "3_bought_trump.kdn")
+    r = run("verify", path, "--single-dummy", "8", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert "single-dummy: each play also graded by what its player saw" in r.output
+    assert "♥9? single-dummy:" in r.output
+    j = run("verify", path, "--single-dummy", "8", "--seed", "2", "-F", "json")
+    plays = json.loads(j.output)["plays"]
+    assert len(plays) == 30 and all(p["single_dummy"]["samples"] == 8 for p in plays)
+    bad = run("verify", path, "--single-dummy", "8", "--no-marks")
+    assert bad.exit_code == 2 and "drop --no-marks" in bad.stderr

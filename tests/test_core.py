@@ -10,8 +10,9 @@ import random
 from functools import lru_cache
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
+from strategies import examples, rngs
 
 from kingsolve._core import Search
 from kingsolve.cards import parse_card
@@ -171,7 +172,7 @@ def check_position(search: Search, rules: Rules, hands, leader, trick, ti, side)
     assert replay(rules, hands, leader, trick, ti, side, line) == v
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(300)
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), per_hand=st.integers(1, 4),
        played=st.integers(0, 3), extra=st.integers(0, 3), side_kind=st.integers(0, 2),
        tt_log2=st.sampled_from([4, 8, 12]))
@@ -298,7 +299,7 @@ def same_lengths_positions(rnd: random.Random, n, lens, count, ranks):
     return out
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(40)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_partition_entries_hold_for_every_position_they_cover(seed):
     """The table's entries cover whole sets of positions (partition search): same
@@ -330,7 +331,7 @@ def test_partition_entries_hold_for_every_position_they_cover(seed):
         assert dict(s.card_values(hands, leader, [], ti, side)) == cv
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(40)
 @given(seed=st.integers(0, 2**32 - 1))
 # seeds whose runs fail when the lone seat's "need not win this trick" bound
 # names no cards (loses_this_trick's rel): 4 of the first 1,500 seeds do
@@ -415,7 +416,7 @@ def _mixed_penalties(rnd: random.Random) -> list:
     return cp
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(40)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_duck_tables_kept_across_contracts_and_seats(seed):
     """Each lone seat's duck table (can it keep from winning any more trick?)
@@ -447,7 +448,7 @@ def test_duck_tables_kept_across_contracts_and_seats(seed):
             assert s.value(hands, leader, trick, ti, 1 << seat) == v
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(60)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_duck_game_is_answered_by_the_duck_solver(seed):
     """A short deal's contract that is the duck game at some scale (every
@@ -539,7 +540,7 @@ def test_duck_game_of_a_long_deal_keeps_the_main_table():
     assert s.tt_probes > 0
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(60)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_trick_solver_of_a_lone_seat_in_a_positive_game(seed):
     """In a positive game where every trick is worth points and some cards too
@@ -720,14 +721,13 @@ def test_quick_tricks_count_where_the_cards_only_add_points():
     settled_before_search(rules, hands, 0, 10, 0b0010, 3 + 4 - 2 + 1, False)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), per_hand=st.integers(2, 4),
+@examples(150)
+@given(rnd=rngs(), n=st.sampled_from([3, 4]), per_hand=st.integers(2, 4),
        played=st.integers(0, 2), side_kind=st.integers(0, 2))
-def test_positive_point_games_match_oracle(seed, n, per_hand, played, side_kind):
+def test_positive_point_games_match_oracle(rnd, n, per_hand, played, side_kind):
     """Contracts where tricks and cards only add points (the positive mirrors,
     plus-erajlash, trump games with card points): the trick bounds apply and
     the values must stay the oracle's, for any side, in mid-trick too."""
-    rnd = random.Random(seed)
     cp = [0] * 64
     for c in range(64):
         if (c & 15) < 13 and rnd.random() < 0.3:
@@ -1168,16 +1168,15 @@ def test_second_trump_behind_the_top_trump_but_on_lead():
     assert v == 0
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), k=st.integers(2, 4),
+@examples(150)
+@given(rnd=rngs(), n=st.sampled_from([3, 4]), k=st.integers(2, 4),
        must_trump=st.booleans())
-def test_endings_with_the_second_and_third_trumps_split_under_the_top_one(seed, n, k, must_trump):
+def test_endings_with_the_second_and_third_trumps_split_under_the_top_one(rnd, n, k, must_trump):
     """The endings the two-hand case of the third-best-trump bound rests on:
     the top trump with one team, the second and third with two seats of the
     other holding three trumps or more between them, any team, any leader,
     trumps discard-forced or not.  That team always wins a trick (the oracle),
     and the core's values are the oracle's."""
-    rnd = random.Random(seed)
     team = rnd.randrange(1, (1 << n) - 1)
     xs = [o for o in range(n) if (team >> o) & 1]
     if len(xs) < 2:
@@ -1203,7 +1202,7 @@ def test_endings_with_the_second_and_third_trumps_split_under_the_top_one(seed, 
     assert v >= 1
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(40)
 @given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]))
 def test_partition_entries_in_trump_games_with_long_trumps(seed, n):
     """A seat's trumps win every trick but those a stronger trump of the other
@@ -1235,13 +1234,12 @@ def test_partition_entries_in_trump_games_with_long_trumps(seed, n):
         assert dict(s.card_values(hands, leader, [], 13 - per_hand, side)) == cv
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), t=st.integers(2, 4))
-def test_endings_where_a_defender_holds_only_top_cards(seed, n, t):
+@examples(150)
+@given(rnd=rngs(), n=st.sampled_from([3, 4]), t=st.integers(2, 4))
+def test_endings_where_a_defender_holds_only_top_cards(rnd, n, t):
     """The endings the later-tricks bound is most delicate on (a seat of the
     other team holding nothing but top cards, the team on lead needing every
     trick, squeezes possible), any team: the core's values are the oracle's."""
-    rnd = random.Random(seed)
     team = rnd.randrange(1, (1 << n) - 1) | 1
     if team == (1 << n) - 1:
         team = 1

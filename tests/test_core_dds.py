@@ -1,7 +1,11 @@
 """The native core against DDS on bridge deals (trick_points all 1, no card points).
 
 Golden cases (tests/golden/bridge_dds.json, made by benchmarks/make_golden.py)
-always run; a live comparison against endplay runs when it is installed.
+always run, every deal for every leader.  A live comparison against DDS
+(endplay, a declared test dependency) runs on fresh random deals every run:
+every legal card's score, DDS's against kingsolve's card values in the
+``tricks`` contract for the partnership of the seat to move.  Its seed is in
+every failure message; ``KINGSOLVE_DDS_SEED=<seed>`` replays that run.
 """
 from __future__ import annotations
 
@@ -11,8 +15,12 @@ import pathlib
 import random
 
 import pytest
+from strategies import random_hands
 
 from kingsolve._core import Search
+from kingsolve.layout import Layout
+from kingsolve.solver import Deal, Solver
+from kingsolve.variants import get_variant
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "bridge_dds.json"
 RANKS = "23456789TJQKA"
@@ -36,10 +44,6 @@ def to_pbn(hands: list[int]) -> str:
 
 
 CASES = json.loads(GOLDEN.read_text())["cases"]
-# Every golden case always runs.  A full 13-card deal takes about a second for
-# one leader, so those are checked for the first leader (and its complement);
-# all four leaders with KINGSOLVE_SLOW_TESTS=1.
-SLOW = os.environ.get("KINGSOLVE_SLOW_TESTS", "") not in ("", "0")
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +58,7 @@ def test_golden_bridge_deal(search, case):
     trump = -1 if case["trump"] == "NT" else "SHDC".index(case["trump"])
     n = case["cards"]
     search.configure(4, trump, False, [0] * 64, [1] * n, 0, 0)
-    leaders = range(4)
-    if n == 13 and not SLOW:
-        leaders = [0]
-    for leader in leaders:
+    for leader in range(4):
         tricks = case["tricks_by_leader"][leader]
         side = 0b0101 if leader % 2 == 0 else 0b1010
         assert search.value(hands, leader, [], 0, side) == tricks
@@ -65,43 +66,54 @@ def test_golden_bridge_deal(search, case):
         assert search.value(hands, leader, [], 0, side ^ 0b1111) == n - tricks
 
 
+def live_seed() -> int:
+    """KINGSOLVE_DDS_SEED if set (to replay a failure), else a fresh seed."""
+    text = os.environ.get("KINGSOLVE_DDS_SEED", "").strip()
+    return int(text) if text else random.SystemRandom().randrange(1 << 32)
+
+
+LIVE_DEALS = 40
+
+
 def test_live_against_endplay():
+    """Fresh random deals of 1..10 cards a hand (and one full 13-card deal),
+    any trump, any leader, a third of them with the first cards of the trick
+    already on the table: every legal card of the seat to move gets the same
+    score (tricks its partnership takes from this trick on) from DDS and from
+    kingsolve's card values."""
     dds = pytest.importorskip("endplay.dds")
     from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
+    from endplay.types import Deal as DdsDeal, Denom, Player
 
-    rnd = random.Random(20261129)
-    s = Search(18)
-    for it in range(30):
-        per_hand = rnd.choice([3, 5, 7, 8, 9])
-        deck = [su * 16 + r for su in range(4) for r in range(13)]
-        rnd.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i * per_hand:(i + 1) * per_hand]) for i in range(4)]
-        trump = rnd.choice([-1, 0, 1, 2, 3])
+    seed = live_seed()
+    rnd = random.Random(seed)
+    variant = get_variant("king52")
+    solver = Solver(18)
+    for it in range(LIVE_DEALS):
+        per_hand = 13 if it == LIVE_DEALS - 1 else rnd.randint(1, 10)
+        hands = list(random_hands(variant, rnd, per_hand))
+        trump = rnd.choice([None, 0, 1, 2, 3])
         leader = rnd.randrange(4)
-        # a mid-trick start now and then: the first cards of the trick already played
-        played = rnd.randint(0, 3) if it % 3 == 0 else 0
+        played = rnd.randint(1, 3) if it % 3 == 0 else 0
+        where = (f"seed {seed} (KINGSOLVE_DDS_SEED={seed} replays it), deal {it}: "
+                 f"{to_pbn(hands)} trump {trump} leader {leader}")
+        ddeal = DdsDeal(to_pbn(hands), first=Player(leader), trump=Denom(4 if trump is None else trump))
         trick = []
-        deal = Deal(to_pbn(hands), first=Player(leader), trump=Denom(4 if trump < 0 else trump))
         for j in range(played):
             seat = (leader + j) % 4
             h = hands[seat]
             if trick:
-                follow = h & (0x1FFF << (16 * (trick[0] >> 4)))
-                h = follow or h
+                h = h & (0x1FFF << (16 * (trick[0] >> 4))) or h
             c = rnd.choice([b for b in range(64) if (h >> b) & 1])
             hands[seat] &= ~(1 << c)
             trick.append(c)
-            deal.play(f"{'SHDC'[c >> 4]}{RANKS[c & 15]}")
-        s.configure(4, trump, False, [0] * 64, [1] * per_hand, 0, 0)
+            ddeal.play(f"{'SHDC'[c >> 4]}{RANKS[c & 15]}")
+        where += f" table {trick}"
+        deal = Deal.from_layout(variant.contract("tricks", trump), Layout(tuple(hands)), leader, trick)
         to_move = (leader + played) % 4
         side = 0b0101 if to_move % 2 == 0 else 0b1010
-        res = dds.solve_board(deal, SolveMode.OptimalAll)
-        best = max(t for _, t in res)
-        assert s.value(hands, leader, trick, 0, side) == best
-        # every optimal card DDS lists has the best value in card_values
-        cv = dict(s.card_values(hands, leader, trick, 0, side))
-        for card, t in res:
-            c = int(card.suit) * 16 + RANKS.index(card.rank.abbr) if hasattr(card.rank, "abbr") else None
-            if c is not None:
-                assert cv[c] == t
+        want = {int(card.suit) * 16 + card.rank.value.bit_length() - 3: t
+                for card, t in dds.solve_board(ddeal, SolveMode.Default)}
+        got = solver.card_values(deal, side)
+        assert got == want, where
+        assert solver.value(deal, side) == max(want.values()), where

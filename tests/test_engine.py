@@ -5,7 +5,7 @@ of illegal play with who/which trick/why, and replays of whole sequences.
 Hand-made positions; the expected winners and points are worked out in the
 comments from RULES.md (§1 play, §3 prices and lead rules, §4 misère)."""
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from kingsolve.cards import SUIT_MASKS, bit, card_str, cards_of, count, parse_card
 from kingsolve.engine import (
@@ -15,7 +15,7 @@ from kingsolve.errors import IllegalPlayError, InvalidLayoutError, KingsolveErro
 from kingsolve.layout import Layout
 from kingsolve.variants import get_variant
 
-from strategies import small_positions
+from strategies import examples, small_positions
 
 
 def C(token):
@@ -298,7 +298,7 @@ def test_position_properties():
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "S7 S8 S9 ST", 0, "4 cards on the table"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "S7 S7", 0, "♠7 is on the table twice"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "SA", 0, "♠A is held twice"),
-    ("1:A.7.. K... Q.9.. J.T..", 0, "", 0, "seat 2 holds 1 cards, expected 2"),
+    ("1:A.7.. K... Q.9.. J.T..", 0, "", 0, "seat 2 holds 1 card, expected 2"),
     ("1:A.7.. K.8.. Q.9.. J.T..", 0, "", 1, "exceeds the deal's 2 tricks"),
 ])
 def test_check_position_rejects(hands, leader, trick, index, needle):
@@ -313,7 +313,7 @@ def test_check_position_rejects(hands, leader, trick, index, needle):
 # ---------------------------------------------------------------------------
 # Properties over random small positions of every variant and contract
 
-@settings(max_examples=300)
+@examples(300)
 @given(small_positions(max_cards=3))
 def test_check_play_agrees_with_legal_mask(sp):
     r, p = sp.rules, sp.position
@@ -339,7 +339,7 @@ def test_check_play_agrees_with_legal_mask(sp):
         assert legal == (free or hand)
 
 
-@settings(max_examples=200)
+@examples(200)
 @given(small_positions(max_cards=3, mid_trick=False))
 def test_play_conserves_cards_and_points(sp):
     """Playing the first legal card each time: every card ends in exactly one

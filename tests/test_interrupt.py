@@ -230,7 +230,8 @@ def test_ctrl_c_stops_stats_worker_processes(tmp_path):
                              "-C", "no-girls", "--out", str(out)], wait=4, cwd=tmp_path, group=True)
     assert rc == 130
     assert "Traceback" not in err
-    m = re.match(r"interrupted: (\d) of 4 deals finished", err)
+    assert err.startswith("warning: king52 with 13 cards a hand")     # the cost, said before the work
+    m = re.search(r"^interrupted: (\d) of 4 deals finished", err, re.M)
     assert m and int(m.group(1)) < 4, err
     if m.group(1) == "0":
         # no file to resume from: the note does not point to --resume
@@ -270,3 +271,32 @@ def test_ctrl_c_in_solve_in_lanes_prints_the_seats_finished_and_each_lane_stoppe
     # seats are taken in order, so those finished or stopped are the first k
     assert 2 in halted and halted == sorted(set(halted)) and not set(done) & set(halted)
     assert done == sorted(done) and sorted(done + halted) == list(range(1, len(done) + len(halted) + 1))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_bid_of_ten_billion_samples_reports_what_finished(tmp_path, jobs):
+    # issue 29: --samples 10000000000 built every block up front; now the work is generated as it is taken,
+    # and Ctrl-C reports the first samples finished (reproducible with --samples k)
+    rc, err, _, out = _interrupt(["bid", "-V", "ru4", "--hand", "♠AK7 ♥AQ ♦K98", "--games", "S,H",
+                                  "--seller-trump", "S", "--samples", "10000000000", "--seed", "3", "-j", jobs,
+                                  "-F", "json"], wait=6, cwd=tmp_path, with_stdout=True, group=True)
+    assert rc == 130 and "Traceback" not in err
+    m = re.fullmatch(r"interrupted: the first (\d+) of 10000000000 samples finished "
+                     r"\(--samples \1 --seed 3 gives the same\)\n", err)
+    assert m, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["samples"] == int(m.group(1)) > 0
+    assert data["requested_samples"] == 10 ** 10
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_in_advise_reports_the_samples_finished(tmp_path, jobs):
+    # ru4 no-tricks at trick 1: every card valued over full hands, tens of ms a deal; after
+    # 4 s some chunks of samples are done: the report is printed for them and says so
+    rc, err, _, out = _interrupt(["advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7",
+                                  "-n", "5000", "--seed", "3", "-j", jobs, "-F", "json"],
+                                 wait=4, cwd=tmp_path, group=True, with_stdout=True)
+    assert rc == 130 and "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] and 0 < data["samples"] < 5000 and data["samples"] % 10 == 0
+    assert re.fullmatch(r"interrupted: \d+ of 5000 samples finished \(seed 3\)\n", err), err

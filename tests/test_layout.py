@@ -1,14 +1,14 @@
 """kingsolve.layout: one-line layouts in every spelling INTERFACE.md allows,
 canonical output, seats and sides, and bad layouts named precisely."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from kingsolve.cards import bit, card, cards_of, parse_card
 from kingsolve.errors import InvalidLayoutError, KingsolveError
 from kingsolve.layout import Layout, format_hand, parse_hand, parse_seat, parse_side
 from kingsolve.variants import VARIANT_IDS, get_variant
 
-from strategies import layouts
+from strategies import examples, layouts
 
 # INTERFACE.md's example layout (3 seats), canonical form.
 CANON = "1:J8.T87.J87.Q7 KQT.A9.Q.JT98 97.KQJ.AKT9.K"
@@ -92,7 +92,7 @@ def test_symbols_and_format_hand():
     assert parse_hand("AKT..987.2") == cards("SA", "SK", "ST", "D9", "D8", "D7", "C2")
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(st.sampled_from(VARIANT_IDS).flatmap(lambda vid: layouts(get_variant(vid))))
 def test_round_trip_full_deals(lay):
     """layout → str → layout, and → symbols → layout (full deals of every variant)."""
@@ -101,7 +101,7 @@ def test_round_trip_full_deals(lay):
     assert back.hands == lay.hands
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(st.sampled_from(VARIANT_IDS).flatmap(
     lambda vid: st.integers(0, get_variant(vid).hand_size).flatmap(lambda k: layouts(get_variant(vid), k))))
 def test_round_trip_any_size(lay):
@@ -152,7 +152,7 @@ def spelled(draw, lay):
     return f"{first}:{body}"
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(st.sampled_from(VARIANT_IDS).flatmap(
     lambda vid: st.integers(1, get_variant(vid).hand_size).flatmap(lambda k: layouts(get_variant(vid), k)))
     .flatmap(lambda lay: st.tuples(st.just(lay), spelled(lay))))

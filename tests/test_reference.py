@@ -3,7 +3,7 @@ worked out by hand (the reasoning is in the comments), plus properties that
 hold for any position (a side and its complement share the remaining points;
 card values agree with the value)."""
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from kingsolve import reference
 from kingsolve.cards import cards_of, parse_card
@@ -11,7 +11,7 @@ from kingsolve.engine import Position, play
 from kingsolve.layout import Layout
 from kingsolve.variants import get_variant
 
-from strategies import small_positions
+from strategies import examples, small_positions
 
 
 def C(token):
@@ -149,7 +149,7 @@ def test_mid_trick_position():
 # ---------------------------------------------------------------------------
 # Properties on random small positions of every variant and contract
 
-@settings(max_examples=80)
+@examples(80)
 @given(small_positions(max_cards=2))
 def test_side_and_complement_share_the_points(sp):
     """The points left (cards in play, on the table, and every trick's price)
@@ -166,7 +166,7 @@ def test_side_and_complement_share_the_points(sp):
         assert reference.value(r, p, side) + reference.value(r, p, full & ~side) == remaining
 
 
-@settings(max_examples=80)
+@examples(80)
 @given(small_positions(max_cards=2))
 def test_card_values_agree_with_value(sp):
     r, p = sp.rules, sp.position

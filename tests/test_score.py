@@ -247,7 +247,7 @@ def test_other_usage_errors():
     r = run("score", SHEETS / "ua12_ru4.csv", "--game", "king52")  # on king52 itself: no boys there
     assert r.exit_code == 2 and f"{SHEETS / 'ua12_ru4.csv'}:7: king52 has no contract 'no-boys'" in r.output
     r = run("score", "-", input=HEADER4 + "no-tricks,-4,-6,-2,-4\n")
-    assert r.exit_code == 2 and "cannot tell the game from 1 deals; give --game" in r.output
+    assert r.exit_code == 2 and "cannot tell the game from penalty deals only (1); give --game" in r.output
     r = run("score")
     assert r.exit_code == 2 and "no sheet" in r.output
 
@@ -342,3 +342,208 @@ def test_help():
     assert "Check a score sheet (бланк) and print its totals." in r.output
     for opt in ("--game", "--variant", "--format", "--plot", "--from-kdn", "--partial"):
         assert opt in r.output
+
+
+# --- issue 35: the Russian short King, impossible rows, sheets as players write them ------------------
+
+def test_russian_short_king_accepted():
+    # 001: «В варианте короткий «кинг» этот этап не играют» — no erajlash; six penalty deals of
+    # -16 ("итого − 16 очков") and their six mirrors: -96 / +96.
+    r = run("score", SHEETS / "ru12_ru4.csv", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert (obj["game"], obj["variant"], obj["ok"]) == ("ru12", "ru4", True)
+    assert (obj["penalty_total"], obj["positive_total"]) == (-96, 96)
+    assert [x["expected"] for x in obj["rows"]] == [-16] * 6 + [16] * 6
+    # ru12 keeps 001's stages: a penalty deal after the first mirror is named.
+    text = (SHEETS / "ru12_ru4.csv").read_text(encoding="utf-8").splitlines()
+    body = [l for l in text if l and not l.startswith("#")]
+    r = run("score", "-", "--game", "ru12", input="\n".join(body[:1] + body[2:8] + [body[1]] + body[8:]) + "\n")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "<stdin>:8: row 7 (no-tricks): a penalty deal after the positive stage began (row 6)"
+    # Three players, ru3 (001: 40 a deal): -240 / +240, the table told from the point scale.
+    rows = [("no-tricks", "-12,-16,-12"), ("no-hearts", "-10,-20,-10"), ("no-boys", "-10,-20,-10"),
+            ("no-girls", "-20,0,-20"), ("no-last-two", "0,-20,-20"), ("no-king", "0,-40,0"),
+            ("plus-tricks", "16,12,12"), ("plus-hearts", "15,15,10"), ("plus-boys", "20,10,10"),
+            ("plus-girls", "10,20,10"), ("plus-last-two", "20,20,0"), ("plus-king", "0,0,40")]
+    rep = score_sheet(sheet_text(rows, "contract,A,B,C\n"), "ru3.csv")
+    assert rep.ok, rep.problems
+    assert (rep.game.name, rep.game.variant.id, rep.negative_total, rep.positive_total) == ("ru12", "ru3", -240, 240)
+
+
+@pytest.mark.parametrize("name,line,message", [
+    # a positive entry in a penalty deal (001: penalty points only in the first stage)
+    ("wrong_positive_in_penalty.csv", 5, "row 2 (no-hearts): Anna +2: no-hearts is a penalty deal, its points are 0 or negative"),
+    # 001: "за каждого «мальчика» во взятке — по 4 штрафных очка"
+    ("wrong_boys_unit.csv", 5, "row 3 (no-boys): Anna -2: not a multiple of 4 (no-boys: points come in 4s)"),
+    # 001: "не брать 2 последние взятки — за каждую взятку по 8"
+    ("wrong_last_two_range.csv", 8, "row 5 (no-last-two): Anna -12: one player scores 0, -8 or -16 in no-last-two"),
+    # 001: "за взятого короля червей даётся 16 штрафных очков"
+    ("wrong_king_split.csv", 8, "row 6 (no-king): Anna -8: the King is one card, not split: -16 to the player who "
+                                "takes it and 0 to the others"),
+    # 000: "По +3 очки за кожен взятий хабар"
+    ("wrong_trump_not_3.csv", 10, "row 8 (trump): Anna +7: not a multiple of 3 (trump: 3 a trick; a sold game "
+                                  "moves whole tricks)"),
+    ("wrong_long_turn.csv", 6, "row 3 (no-tricks): Gleb ordered out of turn: the players order in turn round the "
+                               "table; Boris ordered deal 2, so it was Vera's turn"),
+    ("wrong_totals_row.csv", 15, "РАЗОМ (+): Vera wrote +46; the positive deals above total +47"),
+])
+def test_impossible_rows_named(name, line, message):
+    r = run("score", SHEETS / name)
+    assert r.exit_code == 1, r.output
+    assert r.stderr.strip() == f"{SHEETS / name}:{line}: {message}"
+
+
+def test_impossible_entries_that_sum_right_are_each_named(tmp_path):
+    rows = list(UA12)
+    rows[5] = ("no-king", "-8,0,-8,0")
+    r, f = check(tmp_path, rows)
+    assert r.exit_code == 1
+    assert f"{f}:7: row 6 (no-king): Anna -8: the King is one card" in r.stdout
+    assert f"{f}:7: row 6 (no-king): Vera -8: the King is one card" in r.stdout
+    # The rows sum right: no row-sum problem is reported for the row.
+    assert "row 6 (no-king): the row sums" not in r.stdout
+
+
+def test_player_values_from_the_prices():
+    from kingsolve.score import entry_problem, player_values
+    ru4 = get_variant("ru4")
+    assert sorted(player_values(ru4.contract("no-last-two"))) == [-16, -8, 0]
+    assert sorted(player_values(ru4.contract("no-king"))) == [-16, 0]
+    assert sorted(player_values(ru4.contract("trump", "H"))) == list(range(0, 25, 3))
+    assert sorted(player_values(ru4.contract("no-boys"))) == [-16, -12, -8, -4, 0]
+    k52 = get_variant("king52")
+    # 002: a negative deal gives each player 325 less 75 a trick.
+    assert sorted(player_values(k52.contract("minus", None))) == [325 - 75 * k for k in range(13, -1, -1)]
+    # king52 auction deals move whole tricks (002): only the unit is checked.
+    assert entry_problem(k52.contract("trump", "S"), "A", -50, settled=True) is None
+    assert entry_problem(k52.contract("trump", "S"), "A", 60, settled=True) is not None
+    assert entry_problem(k52.contract("minus", None), "A", 400, settled=True) is None   # 325 + 75
+    assert entry_problem(k52.contract("minus", None), "A", 300, settled=True) is not None
+    # A хваленка's buyer hands N tricks to the seller whatever he made (000): he can end below 0,
+    # the seller above +24, so a sold ua12 trump game is checked for its unit only.
+    ua12 = make_game("ua12", ru4)
+    assert "hvalenka" in ua12.settled
+    assert entry_problem(ru4.contract("trump", "S"), "A", -3, settled=True) is None
+    assert entry_problem(ru4.contract("trump", "S"), "A", 27, settled=True) is None
+    assert entry_problem(ru4.contract("trump", "S"), "A", 26, settled=True) is not None
+
+
+def test_game_told_from_contracts_not_row_count(tmp_path):
+    # A ua12 sheet missing two deals is still ua12 on ru4 (it was read as king52 with 10 rows).
+    r, f = check(tmp_path, UA12[:10])
+    assert r.exit_code == 1
+    assert r.stderr.strip() == f"{f}: the ua12 game has 12 deals, the sheet 10; missing: trump game (trump or misere), plus-erajlash"
+    assert "ua12 on ru4" in r.stdout
+    # A short King sheet missing a deal (13 rows) is short King, missing that deal.
+    body = [l for l in (SHEETS / "short_ru4.csv").read_text(encoding="utf-8").splitlines()
+            if l and not l.startswith("#")]
+    r = run("score", "-", input="\n".join(body[:-1]) + "\n")
+    assert r.exit_code == 1 and r.stderr.strip() == ("<stdin>: the short game has 14 deals, the sheet 13; "
+                                                     "missing: plus-last-two")
+    # A 'by' column does not make a 12-deal sheet long King.
+    header = "by,contract,Anna,Boris,Vera,Gleb\n"
+    rows = [(["Anna", "Boris", "Vera", "Gleb"][k % 4] + "," + c, p) for k, (c, p) in enumerate(UA12)]
+    r, f = check(tmp_path, rows, header=header)
+    assert r.exit_code == 0, r.output
+    assert "ua12 on ru4" in r.stdout
+
+
+def test_ua3_short_king_at_20():
+    # 000: "У разі гри утрьох гравець втрачає 20 очок за взятий кінг" — the three-player short King.
+    r = run("score", SHEETS / "short_ua3_king20.csv", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert (obj["game"], obj["variant"], obj["penalty_total"], obj["positive_total"]) == ("short", "ua3", -232, 232)
+    assert any("king-points=20" in n for n in obj["notes"])
+    # Asked for at 24, the four King deals are named instead.
+    r = run("score", SHEETS / "short_ua3_king20.csv", "-V", "ua3", "-o", "king-points=24")
+    assert r.exit_code == 1 and r.stderr.strip().endswith(":10: row 5 (plus-king): the row sums to +20, expected +24")
+    # ua12 keeps the King at 24 (000: "записується ... не 20, а 24").
+    r = run("score", SHEETS / "wrong_ua3_king_20.csv")
+    assert r.exit_code == 1 and ":10: row 6 (no-king): the row sums to -20, expected -24" in r.stderr
+
+
+def test_excel_export_bom_semicolons_blank_cells_and_totals_rows():
+    # 000's бланк: РАЗОМ (-) must total -192, РАЗОМ (+) +192, РАЗОМ 0 over the players.
+    f = SHEETS / "excel_bom_semicolon.csv"
+    assert f.read_bytes()[:3] == b"\xef\xbb\xbf"
+    r = run("score", f, "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert obj["game"] == "ua12" and obj["totals"]["total"] == [10, 2, -15, 3]
+    assert [(t["label"], t["kind"], t["ok"]) for t in obj["totals_rows"]] == [
+        ("РАЗОМ (-)", "penalty", True), ("РАЗОМ (+)", "positive", True), ("РАЗОМ", "total", True)]
+    assert sum(obj["totals_rows"][0]["points"]) == -192 and sum(obj["totals_rows"][1]["points"]) == 192
+    assert obj["rows"][1]["points"] == [-6, 0, -8, -2]       # a blank cell is 0
+    s = read_sheet(f.read_text(encoding="utf-8"), "x.csv")
+    assert s.delimiter == ";" and s.players == ("Anna", "Boris", "Vera", "Gleb")
+
+
+def test_csv_output_reads_back(tmp_path):
+    for name in ("ua12_ru4.csv", "long_ru4.csv", "king52.csv", "short_ua3_king20.csv"):
+        r = run("score", SHEETS / name, "-F", "csv")
+        assert r.exit_code == 0, r.output
+        back = tmp_path / ("back_" + name)
+        back.write_text(r.output, encoding="utf-8")
+        a = json.loads(run("score", SHEETS / name, "-F", "json").output)
+        b = run("score", back, "-F", "json")
+        assert b.exit_code == 0, b.output
+        b = json.loads(b.output)
+        assert [x["points"] for x in a["rows"]] == [x["points"] for x in b["rows"]]
+        assert (a["game"], a["variant"], a["totals"]) == (b["game"], b["variant"], b["totals"])
+
+
+def test_partial_compares_with_the_rows_so_far(tmp_path):
+    r, f = check(tmp_path, UA12[:8], "--partial", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.output)
+    assert (obj["expected_penalty_total"], obj["expected_positive_total"]) == (-192, 24)
+    assert (obj["penalty_total"], obj["positive_total"]) == (-192, 24)
+
+
+def test_long_king_names_who_never_ordered_a_type(tmp_path):
+    lines = (SHEETS / "long_ru4.csv").read_text(encoding="utf-8").splitlines()
+    r = run("score", "-", input="\n".join(lines[:-1]) + "\n")   # deal 56, Gleb's no-boys, missing
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "<stdin>: the long game has 56 deals, the sheet 55; missing: Gleb never ordered no-boys"
+
+
+def test_plot_marks_bad_rows_and_names_contracts(tmp_path):
+    png = tmp_path / "p.png"
+    r = run("score", SHEETS / "wrong_king_split.csv", "--plot", png)
+    assert r.exit_code == 1 and png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("contract, trump, bought, options", [
+    ("trump", "H", "2 from 1 for 5", ""), ("trump", "H", "2 from 1 for 5", "auction-pay=bid"),
+    ("minus", "NT", "2 from 1 for 2", ""),
+])
+def test_kdn_king52_auction_settled_by_002(tmp_path, contract, trump, bought, options):
+    # Issue 35: auctions were settled like a хваленка debt.  002: a +N winner pays the dealer 25 for each
+    # trick he is short (auction-pay=shortfall) or the whole bid (auction-pay=bid); a -N winner takes the
+    # penalty of up to N of the dealer's tricks, which the dealer does not pay.
+    extra = f' [Bought "{bought}"]' + (f' [Options "{options}"]' if options else "")
+    rec, raw = played_record("king52", contract, trump, 5, extra)
+    raw = [p + (325 if contract == "minus" else 0) for p in raw]   # replay's points leave out the seat base
+    f = tmp_path / "auction.kdn"
+    f.write_text(rec + "\n", encoding="utf-8")
+    r = run("score", "--from-kdn", f, "--game", "king52", "--partial", "-F", "json")
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.output)["rows"][0]["points"]
+    if contract == "trump":
+        made = raw[1] // 25
+        moved = 25 * 5 if options else 25 * max(0, 5 - made)
+    else:
+        dealer_tricks = (325 - raw[0]) // 75
+        moved = 75 * min(2, dealer_tricks)
+    assert got == [raw[0] + moved, raw[1] - moved, raw[2], raw[3]]
+
+
+def test_totals_row_labels_as_players_write_them():
+    from kingsolve.score import totals_kind
+    for text, kind in [("РАЗОМ (-)", "penalty"), ("Разом (−)", "penalty"), ("РАЗОМ(+)", "positive"),
+                       ("РАЗОМ", "total"), ("ИТОГО (–)", "penalty"), ("Total", "total"), ("total (+)", "positive")]:
+        assert totals_kind(text) == kind, text
+    for text in ("no-king", "разом ще", "", "plus-king"):
+        assert totals_kind(text) is None, text

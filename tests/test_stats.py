@@ -4,6 +4,7 @@ and the summary's numbers recomputed from the rows."""
 import json
 import os
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -161,8 +162,10 @@ def test_summary_numbers_from_the_rows():
     assert s.means.loc["trump:H", 3] == pytest.approx(df[(df["trump"] == "H") & (df["seat"] == 3)]["value"].mean())
     assert sum(s.distribution["no-tricks"][1].values()) == 12
     second = nt[nt["position"] == 2]["value"]
-    assert s.by_position.loc[("no-tricks", 2), "median"] == pytest.approx(second.median())
-    assert s.by_position.loc[("no-tricks", 2), "p90"] == pytest.approx(second.quantile(0.9))
+    # Quantiles are values that occurred (the inverted CDF), not interpolations.
+    assert s.by_position.loc[("no-tricks", 2), "median"] == np.quantile(second, 0.5, method="inverted_cdf")
+    assert s.by_position.loc[("no-tricks", 2), "p90"] == np.quantile(second, 0.9, method="inverted_cdf")
+    assert set(s.by_position["median"]) | set(s.by_position["p90"]) <= set(df["value"])
 
 
 def test_cli_text_json_and_plot(tmp_path):
@@ -170,7 +173,7 @@ def test_cli_text_json_and_plot(tmp_path):
     r = run("stats", "-V", "ua3", "-C", CONTRACTS, "--deals", 6, "--seed", 5, "--hand-size", 3, "--plot", png)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[0] == "kingsolve stats: ua3, seed 5, 6 deals (of 6 asked), 3 cards a hand, seat 1 leads"
-    assert "no-king: the holder of the ♥K can be forced to take it in" in r.output
+    assert "no-king: of the " in r.output and "the holder of the ♥K can be forced to take it in" in r.output
     assert png.read_bytes()[:4] == b"\x89PNG"
     r = run("stats", "-V", "ua3", "-C", "no-tricks", "--deals", 6, "--seed", 5, "--hand-size", 3, "-F", "json")
     obj = json.loads(r.output)
@@ -207,3 +210,142 @@ def test_help():
     assert "Double-dummy statistics over random deals." in r.output
     for opt in ("--contracts", "--deals", "--seed", "--jobs", "--out", "--resume", "--plot", "--scheduler"):
         assert opt in r.output
+
+
+# --- issue 35: say what is measured; issue 29: lazy work, -j 0, Parquet; issue 32: one sizing policy ---------
+
+def test_quantiles_only_on_attained_values():
+    from kingsolve.stats import attained_quantile
+    # Only 0, 8 and 16 occur: an interpolating p90 says +0.8, a score no seat can make.
+    values = [0] * 90 + [8] * 5 + [16] * 5
+    assert np.quantile(values, 0.9) == pytest.approx(0.8)
+    assert attained_quantile(values, 0.9) == 0 and attained_quantile(values, 0.95) == 8
+    # A minus deal (002): only 325 - 75k occurs.
+    values = [325 - 75 * k for k in (0, 1, 1, 2, 3, 3, 4)]
+    for q in (0.1, 0.25, 0.5, 0.75, 0.9):
+        assert (325 - attained_quantile(values, q)) % 75 == 0
+
+
+def test_every_mean_and_lead_worth_has_its_standard_error():
+    r = run_stats(spec(hand_size=4, seed=3, contracts="no-tricks,no-king"), 20)
+    s = summarise(r)
+    df = r.frame
+    third = df[(df["contract"] == "no-tricks") & (df["position"] == 3)]["value"]
+    assert s.mean_se.loc["no-tricks", 3] == pytest.approx(third.std(ddof=1) / np.sqrt(len(third)))
+    assert s.counts.loc["no-tricks", 3] == 20
+    nt = df[df["contract"] == "no-tricks"]
+    per_deal = (nt[nt["position"] == 1].set_index("deal")["value"]
+                - nt[nt["position"] > 1].groupby("deal")["value"].mean())
+    assert s.lead_worth["no-tricks"] == pytest.approx(per_deal.mean())
+    assert s.lead_worth_se["no-tricks"] == pytest.approx(per_deal.std(ddof=1) / np.sqrt(20))
+    text = run("stats", "-V", "ua3", "-C", "no-tricks", "--deals", 20, "--seed", 3, "--hand-size", 4).output
+    assert "each value is one seat's points playing alone against all the other seats together" in text
+    assert "need not add up to a deal's total" in text
+    row = next(l for l in text.splitlines() if l.startswith("no-tricks"))
+    assert f"{s.means.loc['no-tricks', 1]:+.2f}±{s.mean_se.loc['no-tricks', 1]:.2f}~" in row   # ~: too few deals
+    assert "~ fewer than 30 deals: too few to rely on" in text
+
+
+def test_king_share_interval_denominator_and_too_few_flag():
+    from kingsolve.stats import wilson_interval
+    lo, hi = wilson_interval(4, 5)
+    assert lo == pytest.approx(0.3755, abs=1e-3) and hi == pytest.approx(0.9638, abs=1e-3)
+    r = run("stats", "-V", "ua3", "-C", "no-king", "--deals", 10, "--seed", 2, "--hand-size", 3, "-F", "json")
+    obj = json.loads(r.output)
+    k = obj["king_holder"]["no-king"]
+    assert k["of_deals"] == 10 and k["deals"] < 10 and k["few_deals"] is True
+    text = run("stats", "-V", "ua3", "-C", "no-king", "--deals", 10, "--seed", 2, "--hand-size", 3).output
+    line = next(l for l in text.splitlines() if l.startswith("no-king:"))
+    assert f"of the {k['deals']} deals where the ♥K was dealt (of 10; with 3 cards a hand" in line
+    assert "95% interval" in line and "too few deals to rely on" in line
+
+
+def test_tricks_rows_only_when_asked():
+    base = ["stats", "-V", "ru4", "--deals", 1, "--seed", 1, "--hand-size", 1, "-F", "json"]
+    names = [c["contract"] for c in json.loads(run(*base).output)["contracts"]]
+    assert "tricks" not in names and "trump" in names and "plus-tricks" in names
+    names = [c["contract"] for c in json.loads(run(*base, "-C", "tricks:NT,no-king").output)["contracts"]]
+    assert names == ["tricks", "no-king"]
+
+
+def test_summaries_carry_hand_size_leader_and_options():
+    args = ["stats", "-V", "ua3", "-o", "king-points=20", "-C", "no-king", "--deals", 2, "--seed", 4,
+            "--hand-size", 2, "--leader", "rotate"]
+    lines = run(*args, "-F", "csv").output.splitlines()
+    head = lines[0].split(",")
+    assert head[:6] == ["variant", "options", "seed", "deals", "hand_size", "leader"]
+    assert lines[1].split(",")[:6] == ["ua3", "king-points=20", "4", "2", "2", "rotate"]
+    assert {"n", "mean", "mean_se", "lead_worth", "lead_worth_se", "few_deals"} <= set(head)
+    obj = json.loads(run(*args, "-F", "json").output)
+    assert (obj["hand_size"], obj["leader"], obj["options"]) == (2, "rotate", ["king-points=20"])
+
+
+def test_jobs_0_means_every_core():
+    args = ["stats", "-V", "ua3", "-C", "no-tricks", "--deals", 4, "--seed", 9, "--hand-size", 3, "-F", "json"]
+    r = run(*args, "-j", 0)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output) == json.loads(run(*args).output)
+
+
+def test_parquet_without_pyarrow_refused_before_any_work(monkeypatch, tmp_path):
+    import kingsolve.stats as stats_mod
+    monkeypatch.setattr(stats_mod, "parquet_engine", lambda: None)
+    monkeypatch.setattr(stats_mod, "solve_deals", lambda *a: pytest.fail("solved a deal"))
+    r = run("stats", "-V", "ua3", "--deals", 3, "--out", tmp_path / "x.parquet")
+    assert r.exit_code == 2 and "needs pyarrow" in r.output and len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "x.parquet").exists()
+    assert "dataset DIRECTORY" in " ".join(run("stats", "--help").output.split())
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ten_billion_deals_are_made_lazily_and_ctrl_c_reports(jobs):
+    # Before: a list of every deal (and every chunk, and a future for each) was built up front.
+    calls = []
+
+    def stop_after_two(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        r = run_stats(spec(hand_size=2), 10_000_000_000, jobs=jobs, chunk_size=2, progress=stop_after_two)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r.interrupted and r.deals_done >= 4 and r.deals_done % 2 == 0
+    assert r.frame["deal"].max() < 100
+    assert peak < 50_000_000      # this process: no list of the deals, the chunks or their futures
+
+
+def test_solvers_sized_as_solve_sizes_them(monkeypatch):
+    import kingsolve.solver as solver_mod
+    from kingsolve.stats import solve_deals
+    seen = []
+    real = solver_mod.solver_for
+
+    def spy(hand_size, tt_log2=None, lanes=1):
+        seen.append((hand_size, tt_log2))
+        return real(hand_size, tt_log2, lanes)
+
+    monkeypatch.setattr(solver_mod, "solver_for", spy)
+    k52 = get_variant("king52")
+    for tt in (None, 12):
+        s = make_spec(k52, (), parse_contracts(k52, "no-king"), seed=1, hand_size=2, tt_log2=tt)
+        solve_deals(s, [0])
+    assert seen == [(2, None), (2, 12)]
+
+
+def test_king52_full_hands_warn_of_their_cost(monkeypatch):
+    import kingsolve.cli.stats as cli_stats
+    from kingsolve.errors import InvalidRulesError
+
+    def refuse(*a, **k):
+        raise InvalidRulesError("not run in the test")
+
+    monkeypatch.setattr(cli_stats, "run_stats", refuse)
+    r = run("stats", "-V", "king52", "-C", "no-king", "--deals", 3)
+    assert "warning: king52 with 13 cards a hand" in r.stderr and "12 searches" in r.stderr
+    r = run("stats", "-V", "king52", "-C", "no-king", "--deals", 3, "--hand-size", 8)
+    assert "warning" not in r.stderr

@@ -97,7 +97,8 @@ def test_cli_an_inexact_answer_in_text_json_and_csv():
     args = ["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "--time-limit", "0.05"]
     r = run(*args, "-p", "1")
     assert r.exit_code == 0, r.output
-    head, line = r.output.strip().splitlines()
+    head, note, line = r.output.strip().splitlines()
+    assert note.startswith("  value: ")          # what a value is, said once (issue 29 §4)
     m = re.fullmatch(r"\s*seat 1\s+value between ([-+]\d+) and ([-+]\d+) \(time limit\)", line)
     assert m, line
     low, high = int(m.group(1)), int(m.group(2))
@@ -176,9 +177,10 @@ def test_cli_solve_prints_a_seat_while_the_next_is_searched(tmp_path):
     p = subprocess.Popen([sys.executable, "-m", "kingsolve", "solve", "2:" + hands, "-V", "king52",
                           "-c", "no-girls", "-j", "2"], stdout=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
     try:
-        lines = [p.stdout.readline() for _ in range(2)]
+        lines = [p.stdout.readline() for _ in range(3)]
         assert p.poll() is None, "finished: seat 2 should take minutes"
-        assert lines[0].startswith("king52 no-girls") and lines[1].split() == ["seat", "1", "-200"], lines
+        assert lines[0].startswith("king52 no-girls") and lines[1].startswith("  value: "), lines
+        assert lines[2].split() == ["seat", "1", "-200"], lines
     finally:
         p.kill()
         p.wait()

@@ -9,7 +9,7 @@ computed from the code under test.
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from kingsolve.cards import (
     ACE, CLUBS, HEARTS, JACK, KING, QUEEN, SEVEN, SPADES, SUIT_MASKS, bit, card, card_str, cards_of, count,
@@ -19,7 +19,7 @@ from kingsolve.engine import Position
 from kingsolve.errors import InvalidCardError, InvalidRulesError, KingsolveError
 from kingsolve.variants import VARIANT_IDS, get_variant, parse_trump
 
-from strategies import VARIANT_CONFIGS, all_contracts, config_id, random_hands, random_playout
+from strategies import VARIANT_CONFIGS, all_contracts, config_id, examples, random_hands, random_playout
 
 S, H, D, C = SPADES, HEARTS, 2, CLUBS
 K_HEARTS = card(HEARTS, KING)
@@ -224,7 +224,7 @@ def test_full_deals_add_up_to_the_total(config, name, trump):
             assert scored == total
 
 
-@settings(max_examples=40)
+@examples(40)
 @given(st.sampled_from(CASES), st.randoms(use_true_random=False), st.integers(0, 3))
 def test_full_deals_add_up_hypothesis(case, rng, leader):
     config, name, trump = case

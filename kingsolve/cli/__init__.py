@@ -21,6 +21,7 @@ COMMANDS = {
     "bid": "kingsolve.cli.bid:bid",
     "stats": "kingsolve.cli.stats:stats",
     "score": "kingsolve.cli.score:score",
+    "advise": "kingsolve.cli.advise:advise",
 }
 
 
@@ -30,5 +31,6 @@ def main():
     """Double-dummy solver and analysis toolkit for King (Кинг / Кінг).
 
     Solve layouts of every contract, verify annotated textbook deals, estimate
-    bids for trump games, and check score sheets."""
+    bids for trump games, advise on a play or on the deal type to order from
+    what a seat can see, and check score sheets."""
 

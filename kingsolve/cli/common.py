@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
 import sys
+from dataclasses import dataclass
 
 import click
 
 from ..errors import KingsolveError
-from ..variants import VARIANT_IDS, get_variant, parse_trump
+from ..variants import VARIANT_IDS, get_variant, parse_contract
 
 
 class InputError(click.ClickException):
-    """Bad input: one line on stderr, exit code 2 (INTERFACE.md)."""
+    """Bad input: one line on stderr, exit code 2 (docs/cli.md, Exit codes)."""
     exit_code = 2
 
 
@@ -64,16 +66,23 @@ class KingsolveGroup(click.Group):
             raise click.exceptions.Exit(130) from None
 
 
-def variant_options(func):
-    """``--variant V`` and ``-o/--option KEY=VALUE`` → ``variant`` (a Variant)."""
+def variant_options(func=None, *, required=True):
+    """``--variant V`` and ``-o/--option KEY=VALUE`` → ``variant`` (a Variant;
+    None when ``required=False`` and not given)."""
+    if func is None:
+        return functools.partial(variant_options, required=required)
 
-    @click.option("--variant", "-V", "variant_id", type=click.Choice(VARIANT_IDS), required=True,
+    @click.option("--variant", "-V", "variant_id", type=click.Choice(VARIANT_IDS), required=required,
                   help="The table: ru4 (4 × 8 cards), ua3 (3 × 10, black aces in the talon), "
-                       "ru3 (3 × 10), king52 (4 × 13).")
+                       "ru3 (3 × 10), king52 (4 × 13)." + ("" if required else " Default: a KDN record's [Variant]."))
     @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
                   help="A variant option (see `kingsolve rules --variant V`); repeatable.")
     @functools.wraps(func)
     def wrapper(*args, variant_id, options, **kwargs):
+        if variant_id is None:
+            if options:
+                raise InputError("-o/--option needs --variant")
+            return func(*args, variant=None, **kwargs)
         try:
             variant = get_variant(variant_id, options)
         except KingsolveError as err:
@@ -83,22 +92,106 @@ def variant_options(func):
     return wrapper
 
 
-def contract_options(func):
-    """``--contract C`` and ``--trump T`` → ``contract`` (needs ``variant_options`` above it)."""
+@dataclass(frozen=True)
+class ContractSpelling:
+    """``--contract`` and ``--trump`` as given, before a variant is known."""
+    text: str
+    trump: str | None
 
-    @click.option("--contract", "-c", "contract_name", required=True, metavar="CONTRACT",
-                  help="The deal type, e.g. no-hearts, erajlash, plus-king, trump, misere, tricks.")
-    @click.option("--trump", "-t", "trump", default=None, metavar="S|H|D|C|NT",
-                  help="The trump of a trump game (trump, misere, minus, tricks).")
-    @functools.wraps(func)
-    def wrapper(*args, variant, contract_name, trump, **kwargs):
+    def of(self, variant) -> "Contract":
         try:
-            contract = variant.contract(contract_name, "default" if trump is None else parse_trump(trump))
+            return parse_contract(variant, self.text, self.trump)
         except KingsolveError as err:
             raise InputError(str(err)) from err
-        return func(*args, variant=variant, contract=contract, **kwargs)
+
+
+def contract_options(func=None, *, required=True):
+    """``--contract C`` and ``--trump T`` → ``contract`` (needs ``variant_options``
+    above it).  The contract is spelt as everywhere (``trump:H`` or ``-c trump -t H``).
+    With ``required=False`` both may be left out (a KDN record's tags stand in):
+    the command gets a :class:`ContractSpelling`, or None."""
+    if func is None:
+        return functools.partial(contract_options, required=required)
+
+    @click.option("--contract", "-c", "contract_name", required=required, metavar="CONTRACT",
+                  help="The deal type, e.g. no-hearts, erajlash, plus-king, trump:H, misere, tricks"
+                       + ("." if required else " (default: a KDN record's [Contract] and [Trump])."))
+    @click.option("--trump", "-t", "trump", default=None, metavar="S|H|D|C|NT",
+                  help="The trump of a trump game (or write trump:H); misere, minus and tricks are NT unless given.")
+    @functools.wraps(func)
+    def wrapper(*args, variant, contract_name, trump, **kwargs):
+        if contract_name is None:
+            if trump is not None:
+                raise InputError("--trump needs --contract")
+            return func(*args, variant=variant, contract=None, **kwargs)
+        spelling = ContractSpelling(contract_name, trump)
+        if required:
+            return func(*args, variant=variant, contract=spelling.of(variant), **kwargs)
+        if variant is not None:
+            spelling.of(variant)        # a bad contract is refused before any work
+        return func(*args, variant=variant, contract=spelling, **kwargs)
 
     return wrapper
+
+
+def read_text(path: str) -> str:
+    """The whole of a UTF-8 text file (``-``: stdin), for every command that
+    reads one; a file that cannot be read or decoded is one line, exit 2."""
+    try:
+        if path == "-":
+            data = click.get_binary_stream("stdin").read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
+    except OSError as err:
+        raise InputError(f"{path}: {err.strerror}") from err
+
+
+class TextSource(io.StringIO):
+    """A text file read whole by :class:`TextFile`: ``.read()`` and ``.name`` like an open file."""
+
+    def __init__(self, name: str, text: str):
+        super().__init__(text)
+        self.name = name
+
+
+class TextFile(click.ParamType):
+    """A UTF-8 text file or ``-`` (stdin), read whole when the command line is
+    parsed (so a bad file is refused before any work) by :func:`read_text`."""
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, TextSource):
+            return value
+        value = str(value)
+        return TextSource("<stdin>" if value == "-" else value, read_text(value))
+
+
+class PlotPath(click.ParamType):
+    """``--plot FILE``: a file matplotlib can write (by its extension) in a
+    directory that exists; refused before any work is done."""
+    name = "FILE.png"
+
+    def convert(self, value, param, ctx):
+        path = os.fspath(value)
+        from matplotlib.figure import Figure
+        kinds = Figure().canvas.get_supported_filetypes()
+        ext = os.path.splitext(path)[1].lstrip(".").lower()
+        if ext not in kinds:
+            self.fail(f"{path!r}: matplotlib cannot write {('.' + ext) if ext else 'a file without an extension'}"
+                      f" (use one of {', '.join('.' + k for k in sorted(kinds))})", param, ctx)
+        if os.path.isdir(path):
+            self.fail(f"{path!r} is a directory", param, ctx)
+        where = os.path.dirname(path) or "."
+        if not os.path.isdir(where):
+            self.fail(f"{path!r}: no directory {where!r}", param, ctx)
+        return path
+
+
+PLOT_PATH = PlotPath()
 
 
 def output_options(func):
@@ -137,3 +230,28 @@ TT_SIZE_BYTES = "about 140 x 2^N bytes (175 x 2^N in penalty contracts with poin
 def default_jobs() -> int:
     """The cores this process may run on (what ``--jobs 0`` means)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def seat_option(text, n_seats: int, what: str) -> int:
+    """A seat given on the command line (``--seat``, ``--leader`` …), 0-based;
+    a bad one is an :class:`InputError` naming the option."""
+    from ..errors import InvalidLayoutError
+    from ..layout import parse_seat
+    try:
+        return parse_seat(text, n_seats)
+    except InvalidLayoutError as err:
+        raise InputError(f"{what}: {err}") from err
+
+
+def known_option(items, n_seats: int) -> list:
+    """``--known SEAT:CARDS`` items (``talon:CARDS`` for a hidden talon) as
+    (0-based seat or "talon", mask) pairs."""
+    from ..layout import parse_hand
+    out = []
+    for item in items:
+        who, sep, cards = item.partition(":")
+        if not sep or not cards.strip():
+            raise InputError(f"--known {item!r}: write SEAT:CARDS, e.g. 3:♠K ♥7 (or talon:CARDS)")
+        seat = "talon" if who.strip().lower() == "talon" else seat_option(who, n_seats, f"--known {item!r}")
+        out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
+    return out

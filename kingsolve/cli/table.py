@@ -3,9 +3,10 @@ import click
 from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
+from ..reporting.text import plural
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import (TT_SIZE_BYTES, default_jobs, emit, output_options, progress_option, show_progress,
-                     time_limit_option, variant_options)
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
+                     show_progress, time_limit_option, variant_options)
 
 
 @click.command()
@@ -14,7 +15,7 @@ from .common import (TT_SIZE_BYTES, default_jobs, emit, output_options, progress
 @click.option("--leader", "-l", default=None, metavar="SEAT", help="Seat on lead (default: the layout's first seat).")
 @click.option("--contracts", "-C", "contracts", default=None, metavar="LIST",
               help="Only these contracts, comma-separated (trump games as trump:H; a bare trump game means every trump).")
-@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=click.Path(dir_okay=False),
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
@@ -22,10 +23,16 @@ from .common import (TT_SIZE_BYTES, default_jobs, emit, output_options, progress
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
               help="Use the pure-Python reference solver (small end positions only; slow).")
+@click.option("--model", type=click.Choice(["coalition", "each"]), default="coalition", show_default=True,
+              help="coalition: each seat against all the others together; each: every seat plays for its own "
+                   "score, a row of points adding up to the contract's (see docs/each.md).")
+@click.option("--tie-break", type=click.Choice(["neutral", "pessimistic"]), default="neutral", show_default=True,
+              help="--model each: what a seat indifferent between cards that change the others' points plays.")
 @time_limit_option("cell (one seat in one contract)")
 @progress_option
 @output_options
-def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, time_limit, progress, fmt):
+def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_reference, model, tie_break, time_limit,
+          progress, fmt):
     """Every contract (and every trump) × every seat for one layout.
 
     LAYOUT is FIRST:HAND HAND HAND [HAND] (dotted PBN, clockwise from seat
@@ -35,6 +42,13 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     lay.check(variant)
     lead = parse_seat(leader, variant.n_seats) if leader else lay.first
     chosen = parse_contracts(variant, contracts)
+    if model == "each":
+        if plot_path or use_reference or time_limit is not None:
+            raise InputError("--model each: --plot, --reference and --time-limit do not apply")
+        from .each import each_table_command
+        each_table_command(lay, chosen, leader=lead, tie_break=tie_break, tt_size=tt_size, progress=progress,
+                           fmt=fmt)
+        return
     if jobs == 0:
         jobs = default_jobs()
     solver = None
@@ -57,7 +71,7 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
         done = err.finished.rows if err.finished is not None else []
         if done:
             emit(report, err.finished, fmt)
-        click.echo(f"interrupted: {len(done)} of {len(chosen)} rows finished", err=True)
+        click.echo(f"interrupted: {len(done)} of {plural(len(chosen), 'row')} finished", err=True)
         raise click.exceptions.Exit(130) from None
     finally:
         if bar is not None:

@@ -2,22 +2,19 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
 from ..kdn import parse_kdn, write_kdn
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
-from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, make_solver, verify_record
-from .common import InputError, VerificationFailed
+from ..seeds import fresh_seed
+from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, verify_record
+from .common import InputError, VerificationFailed, read_text
 
 
 def _sources(path: str):
     """(name, text) of each file to read: FILE, every *.kdn of DIR (sorted), or stdin for '-'."""
-    if path == "-":
-        yield "-", sys.stdin.read()
-        return
     if os.path.isdir(path):
         names = sorted(f for f in os.listdir(path) if f.endswith(".kdn"))
         if not names:
@@ -25,13 +22,7 @@ def _sources(path: str):
         for f in names:
             yield from _sources(os.path.join(path, f))
         return
-    try:
-        with open(path, encoding="utf-8") as fh:
-            yield path, fh.read()
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path}: not UTF-8 text (byte {err.start})") from err
-    except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from err
+    yield path, read_text(path)
 
 
 @click.command()
@@ -47,17 +38,27 @@ def _sources(path: str):
               help="List readings and deals up to this many; beyond, count them.")
 @click.option("--layouts", "analysis_layouts", default=DEFAULT_ANALYSIS_LAYOUTS, show_default=True,
               type=click.IntRange(1, None),
-              help="Play-by-play marks of an unfinished record over up to this many of its possible deals.")
-@click.option("--claim-layouts", default=MAX_CLAIM_LAYOUTS, show_default=True, type=click.IntRange(1, None),
-              help="Deals checked against the claims per reading of an unfinished record (the report says when there are more).")
+              help="Play-by-play marks of an unfinished record over its possible deals: all of them when there "
+                   "are no more than this many, else a uniform random sample of this many.")
+@click.option("--claim-layouts", default=None, type=click.IntRange(1, None), metavar="N",
+              help="Deals of an unfinished record checked against the claims: all of them when there are no more "
+                   "than N, else a uniform random sample of N (the report says 'N sampled of M' with the share's "
+                   f"standard error).  Default: {MAX_CLAIM_LAYOUTS:,} when 12 cards or fewer are left, half as "
+                   "many for every 3 cards more.")
+@click.option("--seed", type=click.IntRange(0, 2 ** 32 - 1), default=None,
+              help="Seed of the random samples (default: a fresh one, printed when a sample is drawn).")
 @click.option("--proof", is_flag=True,
               help="A claim must hold in every deal the record allows: one that holds in only some fails (exit 1).")
 @click.option("--no-marks", is_flag=True, help="Skip the play-by-play double-dummy marks.")
+@click.option("--single-dummy", type=click.IntRange(1, None), default=None, metavar="N",
+              help="Also grade each play by what its player could see (his hand, the talon, the tricks so far), "
+                   "the unseen cards dealt N ways a play (a record that stops early: holding his hand of each of "
+                   "a few of the deals it allows).")
 @click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
               help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
                    "reconstructed uniquely; - for stdout.")
-def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, proof, no_marks,
-           write_to):
+def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, seed, proof,
+           no_marks, single_dummy, write_to):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -73,11 +74,14 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
 
     Exit 0 when every play is legal and no claim fails (with --proof: every
     claim holds), 1 when a play is illegal or a claim fails, 2 when a file
-    cannot be read."""
+    cannot be read.  Ctrl-C while the claims are checked reports the deals
+    finished."""
     if options and not variant_id:
         raise InputError("--option needs --variant")
+    if single_dummy and no_marks:
+        raise InputError("--single-dummy grades the plays next to the double-dummy marks: drop --no-marks")
     variant = get_variant(variant_id, options) if variant_id else None
-    solver = make_solver()
+    seed = fresh_seed() if seed is None else seed
     bad = []
     first = True
     written = []
@@ -88,9 +92,9 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
         for rec in records:
             if not rec.tricks and not any(k != "Play" for k in rec.tags):
                 continue  # a block of comments only
-            rep = verify_record(rec, variant, max_completions=max_completions, solver=solver,
+            rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
                                 analysis_layouts=analysis_layouts, marks=not no_marks,
-                                claim_layouts=claim_layouts, proof=proof)
+                                claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0)
             if fmt == "json":
                 click.echo(report.to_json(rep, max_completions))
             else:

@@ -85,7 +85,7 @@ def rules_json(variant: Variant) -> str:
         "options": {
             "boys": o.boys, "must-trump": o.must_trump, "forced-king": o.forced_king,
             "erajlash-forced-king": o.erajlash_forced_king, "king-lead": o.king_lead,
-            "king-points": o.king_points, "talon": o.talon,
+            "king-points": o.king_points, "talon": o.talon, "auction-pay": o.auction_pay,
         },
         "contracts": [
             {
@@ -120,6 +120,10 @@ def rules_text(variant: Variant) -> str:
         if name in ("trump", "misere", "minus", "tricks"):
             tr = "  trump " + "|".join("NT" if t is None else SUIT_LETTERS[t] for t in trumps)
         lines.append(f"{name:<{width}}  total {contract.total:+5d}  {_pricing(contract)}{tr}")
+        if contract.inverted:
+            low = "2" if variant.low_rank == 2 else "7"
+            lines.append(f"{'':<{width}}  ranks inverted (мизер): the ace is the lowest card, the {low} the highest; "
+                         f"no trump unless one is named")
         for r in _all_restrictions(variant, trumps, contract):
             lines.append(f"{'':<{width}}  {r}")
     lines.append("")
@@ -127,7 +131,7 @@ def rules_text(variant: Variant) -> str:
     o = variant.options
     current = {"boys": o.boys, "must-trump": o.must_trump, "forced-king": o.forced_king,
                "erajlash-forced-king": o.erajlash_forced_king, "king-lead": o.king_lead,
-               "king-points": o.king_points, "talon": o.talon}
+               "king-points": o.king_points, "talon": o.talon, "auction-pay": o.auction_pay}
     for key, text in OPTION_HELP.items():
         val = current[key]
         if val is None or not _applies(variant, key):

@@ -5,8 +5,10 @@ import csv
 import io
 import json
 
-from ..cards import card_str, card_symbol, rank_of, suit_of
+from ..cards import card_str, card_symbol, count, rank_of, suit_of
+from ..engine import points_at_stake, replay
 from ..solver import SolveResult
+from .text import trick_line
 
 
 def _trump(contract):
@@ -79,23 +81,38 @@ def to_csv_rows(res: SolveResult, results=None) -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def format_line(cards, leader: int, n_seats: int, already: int = 0) -> str:
-    """An optimal line, a trick per group: ``1. ♠J ♠K ♠9  2. …``."""
-    groups, cur = [], []
-    first = n_seats - already if already else n_seats
-    for x in cards:
-        cur.append(card_symbol(x))
-        if len(cur) == (first if not groups else n_seats):
-            groups.append(cur)
-            cur = []
-    if cur:
-        groups.append(cur)
-    return "  ".join(f"{k + 1}. {' '.join(g)}" for k, g in enumerate(groups))
-
-
 def side_label(seats) -> str:
     """``seat 3`` or ``side 1,3`` for 0-based ``seats``."""
     return ("seat " if len(seats) == 1 else "side ") + ",".join(str(k + 1) for k in seats)
+
+
+def value_note(res: SolveResult) -> str:
+    """What a value is, said once above the results."""
+    deal = res.deal
+    pos = deal.position
+    stake = points_at_stake(deal.rules, pos)
+    whole = not pos.trick and pos.trick_index == 0 and sum(map(count, pos.hands)) == deal.contract.variant.hand_size * len(pos.hands)
+    total = f"the deal's total ({stake:+d})" if whole else f"the {stake:+d} still to be won"
+    if any(len(r.side) > 1 for r in res.results):
+        return (f"  value: the points a side's seats take together from here with best play, against all the other "
+                f"seats together; each side is solved on its own")
+    return (f"  value: the points a seat takes from here with best play, alone against all the others together; "
+            f"each seat is solved on its own, so the values need not add up to {total}")
+
+
+def format_line_tricks(res: SolveResult, line) -> list:
+    """An optimal line as tricks, as ``verify`` shows them: who leads, the cards
+    (those already on the table in brackets), who wins."""
+    deal = res.deal
+    pos = deal.position
+    played = replay(deal.rules, pos, line)
+    out, leader = [], pos.leader
+    for k, (cards, winner) in enumerate(zip(played.trick_cards, played.winners)):
+        shown = [f"[{card_symbol(x)}]" if k == 0 and j < len(pos.trick) else card_symbol(x)
+                 for j, x in enumerate(cards)]
+        out.append(trick_line(pos.trick_index + k + 1, leader + 1, shown, winner + 1))
+        leader = winner
+    return out
 
 
 def text_head(res: SolveResult) -> str:
@@ -121,17 +138,22 @@ def side_text(res: SolveResult, r) -> str:
         lines = [f"  {who:<10} value between {r.low:+d} and {r.high:+d} (time limit)"]
     if r.cards is not None:
         mover = pos.to_move + 1
-        lines.append(f"    seat {mover} to play: " + "  ".join(
+        whose = "its" if r.side == (pos.to_move,) else f"{who}'s"
+        lines.append(f"    seat {mover} to play, {whose} value after each card: " + "  ".join(
             f"{card_symbol(k)} {v:+d}" for k, v in _sorted_cards(r.cards)))
     if r.line is not None:
-        lines.append("    line: " + format_line(r.line, pos.leader, deal.rules.n_seats, len(pos.trick)))
+        lines.append("    line:")
+        lines.extend("      " + t for t in format_line_tricks(res, r.line))
     if r.timed_out and r.exact:
         lines.append("    (the time limit ran out before the card values or line asked for were finished)")
     return "\n".join(lines)
 
 
-def to_text(res: SolveResult) -> str:
-    return "\n".join([text_head(res)] + [side_text(res, r) for r in res.results])
+def to_text(res: SolveResult, explain: bool = False) -> str:
+    """A layout's results for a player; ``explain``: with :func:`value_note`
+    (said once, above the first layout's results)."""
+    return "\n".join([text_head(res)] + ([value_note(res)] if explain else [])
+                     + [side_text(res, r) for r in res.results])
 
 
 def progress_text(running) -> str:

@@ -8,7 +8,8 @@ import json
 import math
 
 from ..cards import SUIT_SYMBOLS
-from ..stats import Summary
+from ..stats import MIN_DEALS, Summary
+from .text import plural
 
 
 def _pos_name(p: int) -> str:
@@ -35,8 +36,8 @@ def _leader_text(spec) -> str:
 def header(s: Summary) -> str:
     run, spec = s.run, s.run.spec
     opts = f" -o {spec.options_text}" if spec.options else ""
-    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {run.deals_done} deals"
-            f" (of {run.n_deals} asked), {spec.hand_size} cards a hand, {_leader_text(spec)}")
+    line = (f"kingsolve stats: {spec.variant_id}{opts}, seed {spec.seed}, {plural(run.deals_done, 'deal')}"
+            f" (of {run.n_deals} asked), {plural(spec.hand_size, 'card')} a hand, {_leader_text(spec)}")
     return line
 
 
@@ -44,7 +45,7 @@ def notes(s: Summary) -> list[str]:
     run = s.run
     out = []
     if run.resumed:
-        out.append(f"resumed: {run.resumed} deals were already in {run.out}, {run.computed} solved now")
+        out.append(f"resumed: {plural(run.resumed, 'deal')} {'was' if run.resumed == 1 else 'were'} already in {run.out}, {run.computed} solved now")
     if run.dropped_partial:
         out.append(f"{run.out}: rows of deals cut off mid-write were dropped and solved again")
     if run.interrupted:
@@ -54,8 +55,49 @@ def notes(s: Summary) -> list[str]:
             # with a new seed unless --seed is given)
             where = (f"; rows written to {run.out} (continue with --resume)" if run.deals_done
                      else f"; nothing written to {run.out}")
-        out.append(f"interrupted: {run.deals_done} of {run.n_deals} deals finished{where}")
+        out.append(f"interrupted: {run.deals_done} of {plural(run.n_deals, 'deal')} finished{where}")
     return out
+
+
+VALUE_MEANING = ("each value is one seat's points playing alone against all the other seats together "
+                 "(double dummy, best play on both sides), so the positions' means need not add up to a "
+                 "deal's total")
+
+
+def _few(n) -> bool:
+    return n is not None and not (isinstance(n, float) and math.isnan(n)) and n < MIN_DEALS
+
+
+def _mean_cell(m, se, n) -> str:
+    if m is None or (isinstance(m, float) and math.isnan(m)):
+        return "—"
+    err = "" if se is None or (isinstance(se, float) and math.isnan(se)) else f"±{se:.2f}"
+    return f"{m:+.2f}{err}" + ("~" if _few(n) else "")
+
+
+def _get(frame, label, p):
+    if frame is None or label not in frame.index:
+        return None
+    return frame.loc[label].get(p)
+
+
+def king_line(s: Summary, name: str) -> str:
+    k = s.king[name]
+    spec = s.run.spec
+    full = spec.hand_size == spec.variant.hand_size and not spec.variant.hidden_talon
+    if full:
+        base = f"of {plural(k['deals'], 'deal')} (the ♥K is dealt in every one)"
+    else:
+        base = (f"of the {plural(k['deals'], 'deal')} where the ♥K was dealt (of {k['of_deals']}; with "
+                f"{plural(spec.hand_size, 'card')} a hand it was out of play in the other {k['of_deals'] - k['deals']})")
+    if not k["deals"]:
+        return f"{name}: the ♥K was not dealt in any of these {plural(k['of_deals'], 'deal')}"
+    what = "can be forced to take it" if name == "no-king" else "can make sure of taking it"
+    lo, hi = k["ci95"]
+    few = "; too few deals to rely on" if k["few_deals"] else ""
+    return (f"{name}: {base}, the holder of the ♥K {what} in {k['holder_hits']} "
+            f"({100 * k['share']:.1f}%, 95% interval {100 * lo:.0f}–{100 * hi:.0f}%{few}); "
+            f"the holder was on lead in {k['holder_on_lead']}")
 
 
 def to_text(s: Summary) -> str:
@@ -63,17 +105,27 @@ def to_text(s: Summary) -> str:
     n = spec.variant.n_seats
     lines = [header(s)]
     lines += notes(s)
+    lines.append(VALUE_MEANING + ".")
     lines.append("")
     w = max([len("contract")] + [len(_label_text(x)) for x in s.labels])
-    lines.append("mean value by seat position (1st = on lead); lead worth = 1st minus the mean of the others")
-    lines.append(f"{'contract':<{w}}  " + "  ".join(f"{_pos_name(p):>8}" for p in range(1, n + 1)) + f"  {'lead worth':>10}")
+    lines.append("mean ± standard error by seat position (1st = on lead); lead worth = on lead minus the mean "
+                 "of the others, deal by deal")
+    cells = {(label, p): _mean_cell(_get(s.means, label, p), _get(s.mean_se, label, p), _get(s.counts, label, p))
+             for label in s.labels for p in range(1, n + 1)}
+    worth = {label: _mean_cell(s.lead_worth.get(label),
+                               None if s.lead_worth_se is None else s.lead_worth_se.get(label), s.deals)
+             for label in s.labels}
+    cw = max([12] + [len(x) for x in cells.values()])
+    ww = max([12] + [len(x) for x in worth.values()])
+    lines.append(f"{'contract':<{w}}  " + "  ".join(f"{_pos_name(p):>{cw}}" for p in range(1, n + 1))
+                 + f"  {'lead worth':>{ww}}")
     for label in s.labels:
-        row = s.means.loc[label] if label in s.means.index else None
-        vals = [None if row is None else row.get(p) for p in range(1, n + 1)]
-        lines.append(f"{_label_text(label):<{w}}  " + "  ".join(f"{_num(v):>8}" for v in vals)
-                     + f"  {_num(s.lead_worth.get(label)):>10}")
+        lines.append(f"{_label_text(label):<{w}}  " + "  ".join(f"{cells[(label, p)]:>{cw}}" for p in range(1, n + 1))
+                     + f"  {worth[label]:>{ww}}")
+    if s.few_deals:
+        lines.append(f"~ fewer than {MIN_DEALS} deals: too few to rely on")
     lines.append("")
-    lines.append("distribution by seat position: 10% / median / 90%")
+    lines.append("distribution by seat position: 10% / median / 90% (values that occurred, not interpolated)")
     cells = {}
     for label in s.labels:
         for p in range(1, n + 1):
@@ -95,14 +147,9 @@ def to_text(s: Summary) -> str:
         q = s.quantiles.loc[label] if label in s.quantiles.index and "min" in s.quantiles.columns else None
         lines.append(f"{_label_text(label):<{w}}  " + "  ".join(
             f"{_num(None if q is None else q[c], '{:+.0f}'):>6}" for c in cols))
-    for name, k in s.king.items():
+    for name in s.king:
         lines.append("")
-        if not k["deals"]:
-            lines.append(f"{name}: the ♥K was not dealt in any of these deals")
-            continue
-        what = "can be forced to take it" if name == "no-king" else "can make sure of taking it"
-        lines.append(f"{name}: the holder of the ♥K {what} in {k['holder_hits']} of {k['deals']} deals "
-                     f"({100 * k['share']:.1f}%); the holder was on lead in {k['holder_on_lead']}")
+        lines.append(king_line(s, name))
     return "\n".join(lines)
 
 
@@ -113,19 +160,30 @@ def _clean(x):
     return None if math.isnan(x) else round(x, 4)
 
 
+def _run_fields(s: Summary) -> dict:
+    run, spec = s.run, s.run.spec
+    return {"variant": spec.variant_id, "options": list(spec.options), "seed": spec.seed,
+            "deals": run.deals_done, "deals_asked": run.n_deals, "hand_size": spec.hand_size,
+            "leader": spec.leader}
+
+
 def to_dict(s: Summary) -> dict:
     run, spec = s.run, s.run.spec
     n = spec.variant.n_seats
-    return {
-        "variant": spec.variant_id, "options": list(spec.options), "seed": spec.seed,
-        "deals": run.deals_done, "deals_asked": run.n_deals, "hand_size": spec.hand_size,
-        "leader": spec.leader, "interrupted": run.interrupted, "resumed": run.resumed, "out": run.out,
+    out = _run_fields(s)
+    out.update({
+        "value": VALUE_MEANING, "interrupted": run.interrupted, "resumed": run.resumed, "out": run.out,
+        "few_deals": s.few_deals, "min_deals": MIN_DEALS,
+        "quantile_method": "inverted_cdf (values that occurred, not interpolated)",
         "contracts": [
             {
                 "contract": label.partition(":")[0], "trump": label.partition(":")[2] or None,
-                "mean_by_position": {str(p): _clean(s.means.loc[label].get(p)) if label in s.means.index else None
-                                     for p in range(1, n + 1)},
+                "mean_by_position": {str(p): _clean(_get(s.means, label, p)) for p in range(1, n + 1)},
+                "mean_se_by_position": {str(p): _clean(_get(s.mean_se, label, p)) for p in range(1, n + 1)},
+                "n_by_position": {str(p): (None if _get(s.counts, label, p) is None or math.isnan(_get(s.counts, label, p))
+                                           else int(_get(s.counts, label, p))) for p in range(1, n + 1)},
                 "lead_worth": _clean(s.lead_worth.get(label)),
+                "lead_worth_se": _clean(None if s.lead_worth_se is None else s.lead_worth_se.get(label)),
                 "quantiles": ({c: _clean(s.quantiles.loc[label][c]) for c in s.quantiles.columns}
                               if label in s.quantiles.index else {}),
                 "distribution": {str(p): {str(v): c for v, c in d.items()}
@@ -134,37 +192,51 @@ def to_dict(s: Summary) -> dict:
             for label in s.labels
         ],
         "king_holder": s.king,
-    }
+    })
+    return out
 
 
 def to_json(s: Summary) -> str:
     return json.dumps(to_dict(s), ensure_ascii=False)
 
 
+CSV_COLUMNS = ["variant", "options", "seed", "deals", "hand_size", "leader", "contract", "trump", "position",
+               "n", "mean", "mean_se", "lead_worth", "lead_worth_se", "few_deals"]
+
+
 def to_csv(s: Summary) -> str:
-    """A row per contract × seat position: seed and deal count on every row."""
+    """A row per contract × seat position: the run (variant, options, seed,
+    deals, hand size, leader) on every row, the mean and the lead worth each
+    with its standard error."""
     spec = s.run.spec
     n = spec.variant.n_seats
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["variant", "seed", "deals", "contract", "trump", "position", "mean", "lead_worth"])
+    w.writerow(CSV_COLUMNS)
+    run = _run_fields(s)
     for label in s.labels:
         name, _, trump = label.partition(":")
         for p in range(1, n + 1):
-            m = s.means.loc[label].get(p) if label in s.means.index else None
-            mv = _clean(m)
-            lw = _clean(s.lead_worth.get(label))
-            w.writerow([spec.variant_id, spec.seed, s.run.deals_done, name, trump, p,
-                        "" if mv is None else mv, "" if lw is None else lw])
+            cnt = _get(s.counts, label, p)
+            cnt = None if cnt is None or math.isnan(cnt) else int(cnt)
+            vals = [_clean(_get(s.means, label, p)), _clean(_get(s.mean_se, label, p)),
+                    _clean(s.lead_worth.get(label)),
+                    _clean(None if s.lead_worth_se is None else s.lead_worth_se.get(label))]
+            w.writerow([run["variant"], " ".join(run["options"]), run["seed"], run["deals"], run["hand_size"],
+                        run["leader"], name, trump, p, "" if cnt is None else cnt]
+                       + ["" if v is None else v for v in vals] + [int(cnt is None or _few(cnt))])
     return buf.getvalue().rstrip("\n")
 
 
 def plot(s: Summary, path) -> None:
-    """One panel per contract: the distribution (box plot) of the value for
-    each seat position, the mean marked."""
+    """One panel per contract: for each seat position the distribution of the
+    value — a box plot (box: the quartiles, whiskers, the median line and the
+    mean marker, in a legend), or, where only a few values occur and boxes
+    would collapse to lines (0 / −16), the share of deals with each value."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     run, spec = s.run, s.run.spec
     n = spec.variant.n_seats
@@ -172,20 +244,48 @@ def plot(s: Summary, path) -> None:
     labels = s.labels
     cols = min(4, len(labels))
     rows = math.ceil(len(labels) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.4 * rows + 0.6), squeeze=False)
+    height = 2.7 * rows + 1.2
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, height), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    used_box = False
     for i, label in enumerate(labels):
         ax = axes[i // cols][i % cols]
         name, _, trump = label.partition(":")
         sub = df[(df["contract"] == name) & (df["trump"].astype(str) == trump)]
         data = [sub[sub["position"] == p]["value"].to_numpy() for p in range(1, n + 1)]
-        if any(len(d) for d in data):
+        values = sorted(set(sub["value"].tolist()))
+        if len(values) <= 5 and len(sub):
+            width = 0.8 / max(1, len(values))
+            for j, v in enumerate(values):
+                shares = [float((d == v).mean()) if len(d) else 0.0 for d in data]
+                ax.bar([p + (j - (len(values) - 1) / 2) * width for p in range(1, n + 1)], shares, width,
+                       color=colours[j % len(colours)], label=f"{v:+d}" if v else "0")
+            ax.set_ylabel("share of deals", fontsize=7)
+            ax.set_ylim(0, 1.35)        # room above the bars for the legend
+            ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
+            ax.legend(fontsize=6, title="value", title_fontsize=6, loc="upper center", ncol=min(5, len(values)))
+        elif len(sub):
+            used_box = True
             ax.boxplot(data, showmeans=True)
+            ax.set_ylabel("points", fontsize=7)
         ax.set_xticks(range(1, n + 1), [_pos_name(p) for p in range(1, n + 1)])
+        ax.set_xlabel("seat position (1st on lead)", fontsize=7)
         ax.set_title(_label_text(label), fontsize=9)
         ax.tick_params(labelsize=7)
     for j in range(len(labels), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.suptitle(header(s), fontsize=8)
-    fig.tight_layout()
+    handles = []
+    if used_box:
+        handles += [Line2D([], [], color="C1", label="median"),
+                    Line2D([], [], marker="^", color="green", linestyle="", label="mean"),
+                    Line2D([], [], marker="o", markerfacecolor="none", color="black", linestyle="",
+                           label="outlier")]
+    import textwrap
+    title = "\n".join(textwrap.wrap(header(s) + ". " + VALUE_MEANING + ".", width=int(3.4 * cols * 16)))
+    fig.suptitle(title, fontsize=8)
+    if handles:
+        fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7, frameon=False)
+    # the title and the legend keep their inches whatever the number of panels
+    fig.tight_layout(rect=(0, (0.35 / height) if handles else 0, 1, 1))   # (tight_layout keeps the suptitle clear)
     fig.savefig(path, dpi=100)
     plt.close(fig)

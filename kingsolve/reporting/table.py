@@ -9,6 +9,7 @@ import json
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, cards_of, rank_letter, rank_of, suit_cards
 from ..solver import Interval, bounds_of
 from ..table import Table, trump_label
+from .text import plural
 
 
 def cell_text(x) -> str:
@@ -41,7 +42,7 @@ def _trump_text(contract) -> str:
 def to_text(table: Table) -> str:
     v = table.variant
     n = v.n_seats
-    lines = [f"{v.id}  {table.layout}  seat {table.leader + 1} leads, {table.n_tricks} tricks", ""]
+    lines = [f"{v.id}  {table.layout}  seat {table.leader + 1} leads, {plural(table.n_tricks, 'trick')}", ""]
     lines += hand_diagram(table.layout.hands, table.leader)
     lines.append("")
     name_w = max([len("contract")] + [len(r.contract.name) for r in table.rows])

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
-from ..verify import RecordReport, seats_of, slot_choices, slot_deal_shares
+from ..verify import SD_MARK_CONFIDENCE, RecordReport, seats_of, slot_choices, slot_deal_shares
+from .text import plural, trick_line
 
 
 def _status(rep: RecordReport) -> str:
@@ -47,16 +48,18 @@ def hand_diagram(hands, title="", indent="    ", extra=None) -> list[str]:
     return out
 
 
-def _seat_names(seats) -> str:
-    return ", ".join(f"seat {s}" for s in seats)
-
-
 def _tricks(k: int) -> str:
-    return f"{k} trick" + ("" if k == 1 else "s")
+    return plural(k, "trick")
 
 
 def _points(v: int) -> str:
     return f"{v:+d}"
+
+
+def _share(c) -> str:
+    """"holds in 1234 of 5000 deals sampled of 2,718,281 (24.7% ± 0.6%)"."""
+    return (f"{c.holding} of {plural(c.layouts, 'deal')} sampled of {c.deals:,} "
+            f"({c.share:.1%} ± {c.se:.1%})")
 
 
 def _claim_line(c, finished=True) -> str:
@@ -66,18 +69,27 @@ def _claim_line(c, finished=True) -> str:
         got = " ".join(f"{s}:{v}" for s, v in (c.values or {}).items())
         return f"{head}: holds — {got}" + ("" if finished else " with best play from where the record stops")
     if c.status == "holds":
-        return f"{head}: holds in all {c.layouts} layouts"
+        return f"{head}: holds in all {plural(c.layouts, 'layout')}"
     if c.status == "undecided":
-        return (f"{head}: holds in none of the {c.layouts} layouts checked, but not every layout was checked "
-                f"(--claim-layouts): undecided")
+        if c.sampled:
+            return f"{head}: holds in none of the {plural(c.layouts, 'deal')} sampled of {c.deals:,}: undecided"
+        return (f"{head}: holds in none of the {plural(c.layouts, 'layout')} checked, but not every layout was checked "
+                f"(interrupted): undecided")
     got = c.example_fail["values"] if c.example_fail else {}
     vals = " ".join(f"{s}:{v}" for s, v in got.items())
     if c.status == "fails":
         if c.layouts == 1:
             how = "the play gives" if finished else "with best play from where the record stops:"
             return f"{head}: FAILS — {how} {vals}"
-        return f"{head}: FAILS in all {c.layouts} layouts, e.g. {c.example_fail['layout']} gives {vals}"
-    return (f"{head}: holds in {c.holding} of {c.layouts} layouts" + (" checked" if c.truncated else "")
+        return f"{head}: FAILS in all {plural(c.layouts, 'layout')}, e.g. {c.example_fail['layout']} gives {vals}"
+    if c.sampled:
+        if c.holding == c.layouts:
+            return f"{head}: holds in all {plural(c.layouts, 'deal')} sampled of {c.deals:,}, so it is likely but not proven"
+        return (f"{head}: holds in {_share(c)}, so it does not follow from the printed play alone; "
+                f"it fails e.g. in {c.example_fail['layout']} ({vals})")
+    if c.holding == c.layouts:   # interrupted before every deal was checked
+        return f"{head}: holds in all {plural(c.layouts, 'layout')} checked (interrupted: not every layout was checked)"
+    return (f"{head}: holds in {c.holding} of {plural(c.layouts, 'layout')}" + (" checked" if c.truncated else "")
             + f", so it does not follow from the printed play alone; it fails e.g. in {c.example_fail['layout']} ({vals})")
 
 
@@ -149,10 +161,16 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
         unseen = r.unseen
         over = f" (over {len(rep.kept)} readings)" if len(rep.kept) > 1 else ""
         src = "the [Layout] and " if rec.layout is not None else ""
-        lines.append(f"  Hands: {bin(unseen).count('1')} cards never seen; {rep.layouts_total} deals consistent with "
-                     f"{src}the play{over}"
-                     + (f"; {rep.n_matching} of those checked agree with the claims" if rep.claims else ""))
-        what = "the deals that agree with the claims" if rep.claims and rep.n_matching else "every deal the play allows"
+        if rep.claims and rep.claims_sampled:
+            agree = (f"; {rep.claims_checked:,} sampled of the {rep.claim_deals:,} deals of every reading "
+                     f"(seed {rep.seed}): {rep.n_matching:,} agree with the claims")
+        elif rep.claims:
+            agree = f"; {rep.n_matching} of those checked agree with the claims"
+        else:
+            agree = ""
+        lines.append(f"  Hands: {plural(bin(unseen).count('1'), 'card')} never seen; {rep.layouts_total:,} deal{'' if rep.layouts_total == 1 else 's'} consistent with "
+                     f"{src}the play{over}{agree}")
+        what = "the deals that agree with the claims" if rep.certain_from == "claims" else "every deal the play allows"
         lines.extend(hand_diagram(rep.certain, f"  held in {what}, [may also have held]:", extra=rep.possible))
         if rep.claims and 0 < rep.n_matching <= max_completions:
             lines.append("    the deals that agree with the claims:")
@@ -170,28 +188,54 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                          + "  ".join(f"seat {s + 1} {_tricks(sc['tricks'][s])} {_points(sc['points'][s])}" for s in range(n)))
     else:
         done = len(rep.reading.cards) // n
-        lines.append(f"  Unfinished: stops after {len(rep.reading.cards)} cards (trick {done + 1}); so far "
+        lines.append(f"  Unfinished: stops after {plural(len(rep.reading.cards), 'card')} (trick {done + 1}); so far "
                      + "  ".join(f"seat {s + 1} {_tricks(raw['tricks'][s])} {_points(raw['points'][s])}" for s in range(n)))
     for chk in rep.claims:
         lines.append("  " + _claim_line(chk, rep.finished))
     # Play by play.
     if rep.marks:
         seats, winners = seats_of(setup, rep.reading.cards)
-        lay = "" if rep.analysed_layouts <= 1 else f", over {rep.analysed_layouts} of its deals: a mark is a loss in each"
+        if rep.analysed_layouts <= 1:
+            lay = ""
+        else:
+            agree = " that agree with the claims" if rep.marks_from_claims else ""
+            if rep.marks_sampled:
+                lay = (f", over {rep.analysed_layouts} deals sampled of the {rep.marks_of:,} of its deals{agree} "
+                       f"(seed {rep.seed}): a mark is a loss in each")
+            else:
+                lay = f", over all {rep.analysed_layouts} of its deals{agree}: a mark is a loss in each"
         lines.append(f"  Play (double-dummy, for the seat that played{lay}; ? loses, ?? loses the most it could):")
+        if rep.single_samples:
+            hands = ("" if rep.single_deals <= 1 else
+                     f", holding his hand of each of {rep.single_deals} of those deals (the record does not show it)")
+            lines.append(f"    single-dummy: each play also graded by what its player saw (his hand, the talon, the "
+                         f"tricks so far){hands}, the unseen cards dealt {rep.single_samples} ways (seed {rep.seed}); "
+                         f"? when the card played is worse with {100 * SD_MARK_CONFIDENCE:.0f}% confidence")
         by_trick = {}
         for m in rep.marks:
             by_trick.setdefault(m.trick, []).append(m)
         for t, ms in by_trick.items():
-            cards = "  ".join(card_symbol(m.card) + m.mark for m in ms)
-            win = f"   seat {winners[t - 1] + 1} wins" if t - 1 < len(winners) else ""
-            lines.append(f"    {t:>2}. seat {ms[0].seat} leads: {cards}{win}")
+            lines.append("    " + trick_line(t, ms[0].seat, [card_symbol(m.card) + m.mark for m in ms],
+                                              winners[t - 1] + 1 if t - 1 < len(winners) else None))
             for m in ms:
                 if m.mark:
                     best = "/".join(card_symbol(x) for x in m.best_cards)
                     rng = f" (up to {m.loss_max})" if m.loss_max != m.loss else ""
                     lines.append(f"          {card_symbol(m.card)}{m.mark} seat {m.seat}: {_points(m.value)}, "
                                  f"best {best} {_points(m.best)}: loses {m.loss}{rng}")
+                sd = m.single
+                if sd is not None and (m.mark or sd.mark):
+                    best = "/".join(card_symbol(x) for x in sd.best_cards)
+                    if sd.mark:
+                        verdict = (f"loses {sd.loss:.2f} ± {sd.loss_se:.2f} against {best} "
+                                   f"({sd.best:+.2f}): a mistake from what the player saw")
+                    elif sd.loss == 0:
+                        verdict = "the best a player could choose from what he saw"
+                    else:
+                        verdict = (f"within {sd.loss:.2f} ± {sd.loss_se:.2f} of {best}: no clear mistake from what "
+                                   f"the player saw")
+                    lines.append(f"          {card_symbol(m.card)}{sd.mark or ' '} single-dummy: {sd.value:+.2f}, "
+                                 f"{verdict}")
     verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS", "undecided": "UNDECIDED"}[_status(rep)]
     lines.append(f"  verdict: {verdict}")
     return "\n".join(lines)
@@ -205,7 +249,7 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
         "trump": _trump(rep), "leader": setup.leader + 1,
         "bought": ({"buyer": setup.bought.buyer + 1, "seller": setup.bought.seller + 1, "tricks": setup.bought.tricks}
                    if setup.bought else None),
-        "status": _status(rep), "legal": rep.legal,
+        "status": _status(rep), "legal": rep.legal, "seed": rep.seed,
         "warnings": [{"line": w.line, "col": w.col, "message": w.message} for w in rec.warnings],
         "notes": list(rep.notes),
     }
@@ -242,6 +286,9 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
         "layout": str(rep.layout) if rep.layout is not None else None,
         "certain": {str(s + 1): [card_str(x) for x in cards_of(rep.certain[s])] for s in range(n)},
         "possible": {str(s + 1): [card_str(x) for x in cards_of(rep.possible[s])] for s in range(n)},
+        "certain_from": rep.certain_from,
+        "claims_sampled": rep.claims_sampled, "claims_checked": rep.claims_checked,
+        "claim_limit": rep.claim_limit, "interrupted": rep.interrupted,
     }
     out["score"] = {"tricks": rep.raw_score["tricks"], "points": rep.raw_score["points"]}
     if rep.finished and setup.bought:
@@ -249,7 +296,10 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
     out["claims"] = []
     for c in rep.claims:
         item = {"claim": c.target.claim.text, "unit": c.target.unit, "from": c.target.start + 1, "status": c.status,
-                "layouts": c.layouts, "holding": c.holding, "truncated": c.truncated}
+                "layouts": c.layouts, "holding": c.holding, "truncated": c.truncated,
+                "sampled": c.sampled, "deals": c.deals,
+                "share": None if c.share is None else round(c.share, 6),
+                "se": None if c.se is None else round(c.se, 6)}
         if c.values:
             item["values"] = {str(k): v for k, v in c.values.items()}
         for key, ex in (("fails_in", c.example_fail), ("holds_in", c.example_hold)):
@@ -260,8 +310,18 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
         out["claims"].append(item)
     out["plays"] = [{"trick": m.trick, "seat": m.seat, "card": card_str(m.card), "value": m.value, "best": m.best,
                      "best_cards": [card_str(x) for x in m.best_cards], "loss": m.loss, "loss_max": m.loss_max,
-                     "layouts": m.layouts, "mark": m.mark} for m in rep.marks]
+                     "layouts": m.layouts, "mark": m.mark,
+                     **({"single_dummy": _single(m.single)} if m.single is not None else {})} for m in rep.marks]
+    out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled,
+                         "agreeing_with_claims": rep.marks_from_claims}
     return out
+
+
+def _single(sd) -> dict:
+    return {"value": round(sd.value, 6), "best": round(sd.best, 6), "best_cards": [card_str(x) for x in sd.best_cards],
+            "loss": round(sd.loss, 6), "loss_se": round(sd.loss_se, 6),
+            "p_played_better": round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
+            "mark": sd.mark}
 
 
 def to_json(rep: RecordReport, max_completions: int = 20) -> str:

@@ -1,0 +1,497 @@
+"""Advice from what a player can see (порада): which card to play, and, in the
+long ("ordered", замовний) King of source 000 (Ukrainian), which deal type to
+order with the hand held.
+
+The method is the bridge player's simulation, built as a composition:
+
+    knowledge (:func:`kingsolve.knowledge.observe`: the seat's hand, the talon,
+    the cards played and what each play revealed)
+      → sampler (uniform deals consistent with it, sample ``i`` from its own
+        seeded stream, so the result never depends on ``jobs``)
+      → solver (every sampled deal solved double dummy: the value of each
+        legal card, or of each deal type, for the seat alone against the rest)
+      → report (:mod:`kingsolve.reporting.advise`).
+
+Its known blind spot: every sampled deal is solved as if all the cards were
+visible, so a card's value assumes the rest of the hand will be played as if
+the unseen cards were known (bridge players call it "strategy fusion"); it
+overrates plays that keep options open for a guess that the player could not
+actually get right, and cannot value plays that gather information.
+
+Seats are 0-based here; reports show them 1-based.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .cards import card_str, card_symbol, cards_of, count, rank_of, suit_of
+from .engine import Position, legal_mask
+from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
+from .knowledge import Observation, observe
+from .seeds import fresh_seed
+from .solver import Deal, solver_for
+from .variants import MIRROR_CONTRACTS, PENALTY_CONTRACTS, Contract, Variant
+from .workers import StoppablePool
+
+CHUNK = 10
+"""Samples per task handed to a worker (any size gives the same result)."""
+
+BLIND_SPOT = ("each sampled deal is solved double dummy, as if the unseen cards were visible: a card's value "
+              "assumes the rest will be played knowing where every card is, so plays that keep a guess open "
+              "look better than they are, and plays that find out where cards are get no credit")
+
+
+# --------------------------------------------------------------------------- what is asked
+
+@dataclass(frozen=True)
+class Question:
+    """One double-dummy question asked of every sampled deal: the values of
+    every card in ``cards`` (a play decision), or the value of the whole deal
+    under ``contract`` (an order decision), for ``seat`` alone against the rest."""
+    contract: Contract
+    leader: int
+    trick: tuple
+    trick_index: int
+    seat: int
+    cards: tuple = ()       # the legal cards to value; () = the deal's value only
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Sampling and solving, as data a worker process can take: the knowledge,
+    the seed, and the questions (one column of the result for each card of a
+    play question, one for each order question)."""
+    observation: Observation
+    seed: int
+    questions: tuple
+    hand_size: int
+
+    @property
+    def width(self) -> int:
+        return sum(len(q.cards) or 1 for q in self.questions)
+
+
+_SOLVERS = threading.local()
+
+
+def _solver(hand_size: int):
+    # one solver per worker thread (a Dask worker runs tasks in several), kept warm across tasks
+    cache = getattr(_SOLVERS, "by_size", None)
+    if cache is None:
+        cache = _SOLVERS.by_size = {}
+    s = cache.get(hand_size)
+    if s is None:
+        s = cache[hand_size] = solver_for(hand_size)
+    return s
+
+
+def solve_samples(plan: Plan, start: int, stop: int) -> np.ndarray:
+    """The values (stop − start, width) of samples ``start``..``stop − 1``."""
+    know = plan.observation.knowledge
+    n = know.n_seats
+    solver = _solver(plan.hand_size)
+    out = np.zeros((stop - start, plan.width), dtype=np.int64)
+    rules = {}
+    for j, i in enumerate(range(start, stop)):
+        deal = know.sample(plan.seed, i)
+        hands = tuple(int(h) for h in deal[:n])
+        col = 0
+        for q in plan.questions:
+            r = rules.get(q.contract)
+            if r is None:
+                r = rules[q.contract] = q.contract.deal_rules(plan.hand_size)
+            d = Deal(q.contract, Position(hands, q.leader, q.trick, q.trick_index), r)
+            if q.cards:
+                vals = solver.card_values(d, 1 << q.seat)
+                for c in q.cards:
+                    out[j, col] = vals[c]
+                    col += 1
+            else:
+                out[j, col] = solver.value(d, 1 << q.seat)
+                col += 1
+    return out
+
+
+def _task(args):
+    plan, start, stop = args
+    return start, solve_samples(plan, start, stop)
+
+
+@dataclass
+class Run:
+    values: np.ndarray     # (samples finished, width), in sample order
+    requested: int
+    interrupted: bool
+
+
+def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: str | None = None) -> Run:
+    """Solve ``samples`` sampled deals, in ``jobs`` worker processes (or on a
+    Dask cluster at ``scheduler``), ``progress(k)`` as they finish.  Ctrl-C
+    stops the run and keeps every chunk finished (``interrupted``); the
+    chunks are issued lazily, so memory does not grow with ``samples``."""
+    if samples < 1:
+        raise KingsolveError(f"samples must be at least 1, not {samples}")
+    done: dict = {}
+    interrupted = False
+
+    def chunks():
+        for start in range(0, samples, CHUNK):
+            yield start, min(samples, start + CHUNK)
+
+    try:
+        if scheduler:
+            _run_dask(plan, chunks(), scheduler, done, progress)
+        elif jobs <= 1:
+            for start, stop in chunks():
+                done[start] = solve_samples(plan, start, stop)
+                if progress:
+                    progress(stop - start)
+        else:
+            pool = StoppablePool(jobs)
+            try:
+                todo = chunks()
+                pending = set()
+                for _ in range(4 * jobs):
+                    nxt = next(todo, None)
+                    if nxt is None:
+                        break
+                    pending.add(pool.submit(_task, (plan, *nxt)))
+                while pending:
+                    finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                    for fut in finished:
+                        start, arr = fut.result()
+                        done[start] = arr
+                        if progress:
+                            progress(len(arr))
+                        nxt = next(todo, None)
+                        if nxt is not None:
+                            pending.add(pool.submit(_task, (plan, *nxt)))
+            except KeyboardInterrupt:
+                pool.stop()
+                raise
+            finally:
+                pool.shutdown()
+    except KeyboardInterrupt:
+        interrupted = True
+    if done:
+        values = np.concatenate([done[k] for k in sorted(done)], axis=0)
+    else:
+        values = np.zeros((0, plan.width), dtype=np.int64)
+    return Run(values, samples, interrupted)
+
+
+def _run_dask(plan: Plan, chunks, scheduler: str, done: dict, progress) -> None:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as err:  # pragma: no cover - dask is a declared dependency
+        raise KingsolveError("--scheduler needs dask.distributed (pip install 'kingsolve[cluster]')") from err
+    try:
+        client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as err:
+        raise KingsolveError(f"--scheduler {scheduler}: cannot connect ({err})") from err
+    try:
+        futures = [client.submit(_task, (plan, a, b), pure=False) for a, b in chunks]
+        for fut in as_completed(futures):
+            start, arr = fut.result()
+            done[start] = arr
+            if progress:
+                progress(len(arr))
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise
+    finally:
+        client.close()
+
+
+# --------------------------------------------------------------------------- statistics
+
+def _card_order(c: int):
+    return (suit_of(c), -rank_of(c))
+
+
+def paired_p_better(a: np.ndarray, b: np.ndarray) -> float:
+    """The probability that option ``b`` is really better than ``a`` on average,
+    from their paired values over the same deals (normal approximation of the
+    mean difference: 0.5 · erfc(mean / (se·√2)); 0 or 1 when every
+    difference has one sign, 0.5 when they are all equal)."""
+    d = (a - b).astype(float)
+    n = len(d)
+    if n == 0:
+        return float("nan")
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    if se == 0.0:
+        return 0.5 if mean == 0 else (0.0 if mean > 0 else 1.0)
+    return 0.5 * math.erfc(mean / (se * math.sqrt(2)))
+
+
+def option_table(values: np.ndarray, names: list) -> pd.DataFrame:
+    """Per option (column of ``values``): mean ± standard error, how often it
+    is best in a sample (ties count for each), the mean loss against each
+    sample's best option, and the distribution's quartiles."""
+    n = len(values)
+    best = values.max(axis=1) if n else np.zeros(0)
+    rows = []
+    for j, name in enumerate(names):
+        x = values[:, j]
+        rows.append({
+            "option": name,
+            "mean": float(x.mean()) if n else float("nan"),
+            "se": float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"),
+            "p_best": float((x == best).mean()) if n else float("nan"),
+            "mean_loss": float((best - x).mean()) if n else float("nan"),
+            "min": int(x.min()) if n else None, "median": float(np.median(x)) if n else float("nan"),
+            "max": int(x.max()) if n else None,
+        })
+    df = pd.DataFrame(rows).set_index("option")
+    return df
+
+
+def _rank(df: pd.DataFrame, values: np.ndarray) -> tuple[pd.DataFrame, dict]:
+    # best first: by mean, then by how often best; the recommendation and its certainty
+    order = sorted(range(len(df)), key=lambda j: (-df["mean"].iloc[j], -df["p_best"].iloc[j], j))
+    df = df.iloc[order].copy()
+    df.insert(0, "rank", range(1, len(df) + 1))
+    summary = {"recommended": df.index[0]}
+    if len(order) > 1:
+        a, b = values[:, order[0]], values[:, order[1]]
+        d = a - b
+        summary.update({
+            "second": df.index[1],
+            "margin": float(d.mean()) if len(d) else float("nan"),
+            "margin_se": float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan"),
+            "p_second_better": paired_p_better(a, b),
+        })
+    return df, summary
+
+
+# --------------------------------------------------------------------------- play advice
+
+@dataclass
+class Advice:
+    """An answer: ``table`` (a DataFrame, one row per option, best first),
+    ``summary`` (the recommendation, the runner-up, the probability the
+    runner-up is better), the raw ``values`` (samples × options, in the order
+    of ``options``), and what it was computed from."""
+    kind: str                  # "play" or "order"
+    variant: Variant
+    seat: int
+    hand: int
+    seed: int
+    samples: int
+    requested: int
+    interrupted: bool
+    options: list              # card ints (play) or contract names (order)
+    table: pd.DataFrame
+    summary: dict
+    values: np.ndarray = field(repr=False)
+    contract: Contract | None = None
+    observation: Observation | None = None
+    deals: int = 0             # consistent deals (exact count)
+    leader: int = 0
+    taken: int = 0             # points the seat already took (play advice)
+    blind_spot: str = BLIND_SPOT
+
+
+def _check_samples(samples: int, seed):
+    if samples < 1:
+        raise InvalidRulesError(f"--samples {samples}: at least 1")
+    if seed is not None and not 0 <= int(seed) < 2 ** 32:
+        raise InvalidRulesError(f"--seed {seed}: 0 .. 2^32-1")
+
+
+def play_advice(variant: Variant, contract: Contract, seat: int, hand: int, *, leader: int = 0, played=(),
+                known=(), samples: int = 500, seed: int | None = None, jobs: int = 1, progress=None,
+                scheduler: str | None = None) -> Advice:
+    """Which card ``seat`` should play: ``hand`` is its whole hand at the start
+    of the deal, ``played`` every card played so far (from ``leader``'s first
+    lead), ``known`` (seat or "talon", mask) pairs of other cards it saw.
+    It must be ``seat``'s turn after ``played``.  Seats 0-based."""
+    _check_samples(samples, seed)
+    seed = fresh_seed() if seed is None else int(seed)
+    rules = contract.deal_rules()
+    obs = observe(variant, rules, seat=seat, hand=hand, leader=leader, plays=list(played), known=known)
+    if obs.trick_index >= rules.n_tricks:
+        raise InvalidLayoutError("the deal is over: every card has been played")
+    if obs.to_move != seat:
+        raise InvalidLayoutError(f"after the cards played it is seat {obs.to_move + 1}'s turn, not seat {seat + 1}'s")
+    own = obs.knowledge.known[seat]
+    hands = [0] * variant.n_seats
+    hands[seat] = own
+    legal = sorted(cards_of(legal_mask(rules, Position(tuple(hands), obs.leader, obs.trick, obs.trick_index))),
+                   key=_card_order)
+    q = Question(contract, obs.leader, obs.trick, obs.trick_index, seat, tuple(legal))
+    plan = Plan(obs, seed, (q,), rules.n_tricks)
+    run = run_plan(plan, samples, jobs, progress, scheduler)
+    if not len(run.values):
+        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    table, summary = _rank(option_table(run.values, [card_str(c) for c in legal]), run.values)
+    table.insert(1, "card", [card_symbol(c) for c in (_parse_code(x) for x in table.index)])
+    return Advice("play", variant, seat, hand, seed, len(run.values), samples, run.interrupted, legal, table, summary,
+                  run.values, contract, obs, obs.knowledge.count, obs.leader, obs.points[seat])
+
+
+def _parse_code(code: str) -> int:
+    from .cards import parse_card
+    return parse_card(code)
+
+
+# --------------------------------------------------------------------------- order advice
+
+ORDER_TYPES = PENALTY_CONTRACTS + MIRROR_CONTRACTS
+"""The deal types of the long King (the seven penalty deals and their positive mirrors)."""
+
+
+def order_types(variant: Variant) -> tuple:
+    """The deal types a seat may order in ``variant``: the 14 of ru4, ua3 and ru3;
+    none in king52, which has no mirror stage and no long King."""
+    if not set(MIRROR_CONTRACTS) <= set(variant.contracts):
+        return ()
+    return tuple(t for t in ORDER_TYPES if t in variant.contracts)
+
+
+def order_advice(variant: Variant, seat: int, hand: int, *, left=None, known=(), samples: int = 200,
+                 seed: int | None = None, jobs: int = 1, progress=None, scheduler: str | None = None) -> Advice:
+    """Which deal type ``seat`` should order in the long King (source 000
+    (Ukrainian): the seat who orders the deal leads it): for every type in
+    ``left`` (default: all 14), the points its ``hand`` is expected to take
+    with that contract, the seat alone against the rest.  Seats 0-based."""
+    _check_samples(samples, seed)
+    types = order_types(variant)
+    if not types:
+        raise InvalidRulesError(f"{variant.id} has no ordered (long) King: its deal types are not the 14 of source 000")
+    if left:
+        bad = [t for t in left if t not in types]
+        if bad:
+            raise InvalidRulesError(f"--left: {bad[0]!r} is not a deal type one may order in {variant.id} "
+                                    f"(choose from {', '.join(types)})")
+        types = tuple(t for t in types if t in set(left))
+    seed = fresh_seed() if seed is None else int(seed)
+    contracts = [variant.contract(t) for t in types]
+    rules = contracts[0].deal_rules()
+    obs = observe(variant, rules, seat=seat, hand=hand, leader=seat, known=known)
+    qs = tuple(Question(c, seat, (), 0, seat) for c in contracts)
+    plan = Plan(obs, seed, qs, rules.n_tricks)
+    run = run_plan(plan, samples, jobs, progress, scheduler)
+    if not len(run.values):
+        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    table, summary = _rank(option_table(run.values, list(types)), run.values)
+    totals = {t: c.total for t, c in zip(types, contracts)}
+    table.insert(1, "deal_total", [totals[t] for t in table.index])
+    return Advice("order", variant, seat, hand, seed, len(run.values), samples, run.interrupted, list(types), table,
+                  summary, run.values, None, obs, obs.knowledge.count, seat, 0)
+
+
+# --------------------------------------------------------------------------- records
+
+def parse_at(text: str, n_seats: int) -> tuple[int, int]:
+    """``TRICK[.CARD]`` (1-based) → (trick index, place in the trick), both 0-based."""
+    t, _, k = str(text).strip().partition(".")
+    try:
+        trick = int(t)
+        place = int(k) if k else 1
+    except ValueError:
+        raise InvalidRulesError(f"--at {text!r}: write TRICK or TRICK.CARD, e.g. 4 or 4.2") from None
+    if trick < 1 or not 1 <= place <= n_seats:
+        raise InvalidRulesError(f"--at {text!r}: trick 1 or later, card 1..{n_seats}")
+    return trick - 1, place - 1
+
+
+def record_point(rec, at: str, variant: Variant | None = None) -> dict:
+    """The decision at ``at`` in a KDN record: variant, contract, leader, the
+    cards played before it, the seat to move, and its hand (from the
+    record's [Layout], or from the play when the record shows every card of
+    that seat).  One-line errors for a point past the end, an unsure card."""
+    from .kdn import CARD
+    from .verify import setup_record
+    setup = setup_record(rec, variant)
+    v, n = setup.variant, setup.variant.n_seats
+    trick, place = parse_at(at, n)
+    if setup.size != v.hand_size:
+        raise InvalidRulesError("the record's [Layout] is an end position: advise needs the whole deal")
+    tokens = [tok for tr in rec.tricks for tok in tr.tokens]
+    stop = trick * n + place
+    if trick >= setup.size:
+        raise InvalidRulesError(f"--at {at}: a deal of {v.id} has {setup.size} tricks")
+    if stop > len(tokens):
+        raise InvalidRulesError(f"--at {at}: past the end of the record (it stops after {len(tokens)} cards: "
+                                f"trick {len(tokens) // n + 1}, card {len(tokens) % n + 1} is the next)")
+    if all(tok.kind == CARD for tok in tokens):
+        cards = [tok.card for tok in tokens]
+    elif all(tok.kind == CARD for tok in tokens[:stop]) and rec.layout is None:
+        cards = [tok.card for tok in tokens[:stop]]     # the unsure cards come later: not needed
+    else:
+        # lost suits and unreadable cards: verify's inference, when it reads them one way only
+        from .verify import build_slots, infer
+        slots, _ = build_slots(rec, setup)
+        readings, truncated, failure = infer(setup, slots, rec.layout)
+        if failure is not None and not readings:
+            raise InvalidRulesError(f"the record's play is not legal: trick {failure.trick}, {failure.text!r}: "
+                                    f"{failure.reason}")
+        if len(readings) != 1 or truncated:
+            raise InvalidRulesError(f"the record's unsure cards can be read {len(readings)}{'+' if truncated else ''} "
+                                    f"ways; advise needs every card known (see kingsolve verify)")
+        cards = list(readings[0].cards)
+    if rec.layout is not None:
+        hands = rec.layout.hands
+    elif len(cards) == n * setup.size:
+        hands = _hands_from_play(setup, cards)    # a finished record: each hand is what its seat played
+    else:
+        hands = None
+    before = cards[:stop]
+    # an onlooker's view of the plays before the point: checks them and says who is to move
+    seen = observe(v, setup.rules, seat=None, leader=setup.leader, plays=before)
+    return {"setup": setup, "played": before, "hands": hands, "seat": seen.to_move}
+
+
+def _hands_from_play(setup, cards) -> tuple:
+    from .engine import trick_winner
+    n = setup.variant.n_seats
+    hands = [0] * n
+    leader = setup.leader
+    for t in range(0, len(cards), n):
+        trick = cards[t:t + n]
+        for k, c in enumerate(trick):
+            hands[(leader + k) % n] |= 1 << c
+        leader = trick_winner(setup.rules, leader, trick)
+    return tuple(hands)
+
+
+def advise_record(rec, at: str, *, variant: Variant | None = None, hand: int | None = None, known=(),
+                  **kw) -> Advice:
+    """:func:`play_advice` for the seat to move at ``at`` (``TRICK[.CARD]``) of a
+    KDN record; ``hand`` overrides the hand the record gives (needed when the
+    record shows neither a [Layout] nor every card of that seat)."""
+    point = record_point(rec, at, variant)
+    setup = point["setup"]
+    seat = point["seat"]
+    if hand is None:
+        if point["hands"] is None:
+            raise InvalidRulesError(f"the record shows neither a [Layout] nor every card of seat {seat + 1}: "
+                                    f"give its hand with --hand")
+        hand = point["hands"][seat]
+    if count(hand) != setup.size:
+        raise InvalidLayoutError(f"the hand of seat {seat + 1} has {count(hand)} cards; {setup.variant.id} deals "
+                                 f"{setup.size}")
+    return play_advice(setup.variant, setup.contract, seat, hand, leader=setup.leader, played=point["played"],
+                       known=known, **kw)
+
+
+# --------------------------------------------------------------------------- the Python API
+
+def play_table(variant: Variant, contract: Contract, seat: int, hand: int, **kw) -> pd.DataFrame:
+    """:func:`play_advice`'s table: one row per legal card (its ASCII code as
+    the index), best first — rank, card, mean, se, p_best, mean_loss, min,
+    median, max (points for the seat from the position on)."""
+    return play_advice(variant, contract, seat, hand, **kw).table
+
+
+def order_table(variant: Variant, seat: int, hand: int, **kw) -> pd.DataFrame:
+    """:func:`order_advice`'s table: one row per deal type, best first."""
+    return order_advice(variant, seat, hand, **kw).table
