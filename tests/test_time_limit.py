@@ -184,3 +184,20 @@ def test_cli_solve_prints_a_seat_while_the_next_is_searched(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+def test_the_progress_line_shows_what_a_running_seat_has_proven():
+    # --progress (a terminal's default): while seat 1's no-girls search runs,
+    # the line on stderr shows its interval so far and its time; the seat's
+    # answer goes to stdout as before
+    r = CliRunner().invoke(main, ["solve", LAYOUT, "-V", "king52", "-c", "no-girls", "-p", "1",
+                                 "--time-limit", "1.5", "--progress"])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"seat 1 -200\.\.[-+]\d+ \d+s", r.stderr), r.stderr[-500:]
+    assert "value between" in r.stdout and "seat/s" not in r.stdout
+
+
+def test_progress_text():
+    from kingsolve.reporting.solve import progress_text
+    assert progress_text([((0,), (-200, -50), 12.4), ((1,), None, 0.2), ((2, 3), (-10, -10), 3)]) == (
+        "seat 1 -200..-50 12s; seat 2 … 0s; side 3,4 -10 3s")

@@ -170,6 +170,8 @@ def _emit(res, fmt: str, r, shown: list, bar=None, explain: bool = False) -> Non
     # printed so far.
     if fmt == "json":
         shown.append(r)
+        if bar is not None:
+            bar.finished(r.side)
         return
     if fmt == "csv":
         text = report.to_csv_rows(res, [r])
