@@ -319,7 +319,8 @@ enough for that to be a small part of their work."""
 def unit_size(plan: Plan, samples: int, workers: int) -> int:
     """Samples per unit of work: one for 13-card hands (a sample can take
     seconds), else about four units a worker, at most :data:`MAX_UNIT`."""
-    if plan.knowledge.variant.hand_size > 10:
+    from .solver import long_deal
+    if long_deal(plan.knowledge.variant.hand_size):
         return 1
     return max(1, min(MAX_UNIT, math.ceil(samples / (4 * max(1, workers)))))
 
