@@ -34,9 +34,9 @@ uniform samples of what the seat knows, sample ``i`` drawn from
 ``SeedSequence(seed, spawn_key=(i,))``, so it is the same whatever the way
 the work is split: the result never depends on ``jobs`` (or a Dask cluster),
 and the first ``n`` samples of a run are the same for every ``--samples`` ≥
-``n``.  Work is handed out in small units
-(one sample for 13-card hands) generated as they are needed: memory does not
-grow with the number of samples asked for.
+``n``.  Work is handed out in small units (one sample for 13-card hands)
+generated as they are needed: memory does not grow with the number of
+samples asked for.
 
 Seats are 0-based in this module (seat 1 of the score sheet is 0).
 """
