@@ -9,15 +9,14 @@ most 2 s with --jobs 2; order advice for a ru4 hand over all 14 deal types at
 examples (``verify --single-dummy``) in at most 60 s.  Play decisions are timed at trick 1 (the seat
 leads its whole hand: the dearest point, every card valued over full hands)
 and later in the deal (after a random legal play from a fixed deal: seed
-below).  Every timed run must return the same values as the first (a --jobs
-invariance check).  Reported: the median wall time over the runs, samples per
+below; the deal is ``kingsolve.knowledge.random_deal``'s).  Every timed run
+must return the same values as the first (a --jobs invariance check).  Reported: the median wall time over the runs, samples per
 second, and the speed-up.
 """
 from __future__ import annotations
 
 import argparse
 import pathlib
-import random
 import statistics
 import sys
 import time
@@ -29,6 +28,7 @@ import numpy as np  # noqa: E402
 from kingsolve.advise import order_advice, play_advice  # noqa: E402
 from kingsolve.cards import cards_of  # noqa: E402
 from kingsolve.engine import Position, legal_mask, play  # noqa: E402
+from kingsolve.knowledge import random_deal, rng_for  # noqa: E402
 from kingsolve.layout import parse_hand  # noqa: E402
 from kingsolve.variants import get_variant  # noqa: E402
 
@@ -62,16 +62,14 @@ def play_question(vid, contract_name, tricks):
     con = v.contract(contract_name, "D" if contract_name == "trump" else "default")
     if tricks == 0:
         return v, con, 0, parse_hand(RU4_HAND if vid == "ru4" else UA3_HAND), []
-    rng = random.Random(SEEDS["advise_deal"])
-    cards = list(cards_of(v.deck))
-    rng.shuffle(cards)
-    hs = v.hand_size
-    hands = tuple(sum(1 << c for c in cards[k * hs:(k + 1) * hs]) for k in range(v.n_seats))
+    hands = random_deal(v, SEEDS["advise_deal"], 0)
+    rng = rng_for(SEEDS["advise_deal"], 1)       # the random play: a stream apart from the deal's
     rules = con.deal_rules()
     pos = Position(hands, 0)
     played = []
     for _ in range(tricks * v.n_seats):
-        x = rng.choice(list(cards_of(legal_mask(rules, pos))))
+        legal = list(cards_of(legal_mask(rules, pos)))
+        x = legal[int(rng.integers(len(legal)))]
         played.append(x)
         pos = play(rules, pos, x).position
     return v, con, pos.to_move, hands[pos.to_move], played

@@ -38,7 +38,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 
 from bench_table import layouts  # noqa: E402
 
-from kingsolve.solver import Deal, solver_for  # noqa: E402
+from kingsolve.solver import Deal, long_deal, solver_for  # noqa: E402
 from kingsolve.table import all_contracts, contract_label  # noqa: E402
 from kingsolve.variants import get_variant  # noqa: E402
 
@@ -72,13 +72,13 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     variant = get_variant(args.variant)
     every = all_contracts(variant)
-    names = args.contracts or (["no-tricks"] if variant.hand_size > 10 else None)
+    names = args.contracts or (["no-tricks"] if long_deal(variant.hand_size) else None)
     chosen = [c for c in every if names is None or c.name in names or contract_label(c) in names]
     if not chosen:
         raise SystemExit(f"bench_ordering: no {variant.id} contract among {names}")
-    long_deal = variant.hand_size > 10
-    memo = args.memo_log2 or (26 if long_deal else 20)
-    seats = [args.seat - 1] if long_deal else range(variant.n_seats)
+    is_long = long_deal(variant.hand_size)
+    memo = args.memo_log2 or (26 if is_long else 20)
+    seats = [args.seat - 1] if is_long else range(variant.n_seats)
     per_contract = defaultdict(lambda: [0] * args.rounds)
     t0 = time.perf_counter()
     for k, lay in enumerate(layouts(variant, args.layouts)):
@@ -88,14 +88,14 @@ def main(argv=None) -> None:
                 nodes = rounds_of(deal, 1 << seat, variant.hand_size, args.rounds, memo, args.target)
                 for r, x in enumerate(nodes):
                     per_contract[contract_label(c)][r] += x
-                if long_deal:
+                if is_long:
                     print(f"layout {k} {contract_label(c)} seat {seat + 1}: "
                           + " -> ".join(f"{x / 1e6:.2f}M" for x in nodes), flush=True)
     total = [sum(v[r] for v in per_contract.values()) for r in range(args.rounds)]
     print(f"{variant.id}, {args.layouts} layouts, {len(chosen)} contracts x {len(seats)} seats "
           f"({time.perf_counter() - t0:.0f} s): nodes by round " + " -> ".join(f"{x / 1e6:.3f}M" for x in total)
           + f"; the last round is {total[-1] / total[0]:.2f} of the first")
-    if not long_deal:
+    if not is_long:
         for label, v in sorted(per_contract.items(), key=lambda kv: -kv[1][0])[:8]:
             print(f"  {label:<14} {v[0] / 1e3:8.0f}k -> {v[-1] / 1e3:8.0f}k  ({v[-1] / v[0]:.2f})")
 

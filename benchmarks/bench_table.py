@@ -28,9 +28,7 @@ from collections import defaultdict
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
 
-import numpy as np  # noqa: E402
-
-from kingsolve.cards import bit, cards_of  # noqa: E402
+from kingsolve.knowledge import random_deal  # noqa: E402
 from kingsolve.layout import Layout  # noqa: E402
 from kingsolve.solver import Deal, Interval, deadline_after, solver_for, timed_value  # noqa: E402
 from kingsolve.table import all_contracts, contract_label, make_table  # noqa: E402
@@ -40,17 +38,8 @@ SEED = 20261130
 
 
 def layouts(variant, count: int) -> list[Layout]:
-    out = []
-    deck = list(cards_of(variant.deck))
-    hs = variant.hand_size
-    for k in range(count):
-        rng = np.random.default_rng(np.random.SeedSequence(SEED, spawn_key=(k,)))
-        order = rng.permutation(len(deck))
-        hands = [0] * variant.n_seats
-        for i, p in enumerate(order[: variant.n_seats * hs]):
-            hands[i // hs] |= bit(deck[p])
-        out.append(Layout(tuple(hands), 0))
-    return out
+    """The benchmark's deals: deals 0 .. count-1 of ``SEED`` as ``stats`` deals them."""
+    return [Layout(random_deal(variant, SEED, k), 0) for k in range(count)]
 
 
 def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None, jobs: int = 1) -> None:

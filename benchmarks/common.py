@@ -2,6 +2,11 @@
 
 Seeds are only ever appended (numpy's benchmarks/common.py does the same):
 changing one would silently change every recorded timing and golden case.
+That is also why :func:`deal` keeps its own ``random.Random`` shuffle: its
+deals (bench_core's recorded node counts, the DDS golden files) predate
+``kingsolve.knowledge``, the project's one sampler.  Deals of a King variant
+for a new benchmark come from ``kingsolve.knowledge.random_deal`` (as
+bench_table's and bench_advise's do).
 Deals are plain lists of hand masks in the core's card encoding
 (card = suit*16 + rank-2, suits S H D C, seats 0..n-1 = N E S W).
 """

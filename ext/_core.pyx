@@ -29,6 +29,8 @@ DUCK_MIXED_SUITS = 2  # ... and wanted when at least this many suits mix cards o
 DUCK_CARDS = 5         # duck_test is tried with at most this many cards a hand
 DUCK_GRADED_CARDS = 5  # duck_graded likewise (ru4 erajlash nodes at 3, 4, 5, 6, 8: 3.32M,
                        # 3.06M, 2.99M, 3.11M, 3.18M; 3.60M without)
+SHORT_HAND_TRICKS = SHORT_HAND  # deals of at most this many tricks are short (their own table chains,
+                                # duck solvers); the Python side sizes its tables by it (solver.long_deal)
 ks_init_cpu()
 cdef u64 VALID_CARDS = 0x1FFF1FFF1FFF1FFF
 

@@ -29,13 +29,14 @@ The model: every count is double dummy, and a seat is counted alone against the
 other seats together — for a defender a lower bound on his tricks (his partners
 in defence in fact share his interest only in part).
 
-Randomness is reproducible: the samples are generated in fixed blocks of
-:data:`CHUNK` deals, block ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, so
-sample ``i`` is the same whatever the way the work is split: the result never
-depends on ``jobs`` (or a Dask cluster), and the first ``n`` samples of a run
-are the same for every ``--samples`` ≥ ``n``.  Work is handed out in small units
-(one sample for 13-card hands) generated as they are needed: memory does not
-grow with the number of samples asked for.
+Randomness is reproducible: the deals are :mod:`kingsolve.knowledge`'s
+uniform samples of what the seat knows, sample ``i`` drawn from
+``SeedSequence(seed, spawn_key=(i,))``, so it is the same whatever the way
+the work is split: the result never depends on ``jobs`` (or a Dask cluster),
+and the first ``n`` samples of a run are the same for every ``--samples`` ≥
+``n``.  Work is handed out in small units (one sample for 13-card hands)
+generated as they are needed: memory does not grow with the number of
+samples asked for.
 
 Seats are 0-based in this module (seat 1 of the score sheet is 0).
 """
@@ -49,18 +50,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .cards import SUIT_LETTERS, bit, card_symbol, cards_of, count
+from .cards import SUIT_LETTERS, count
 from .engine import Position
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
+from .knowledge import TALON, observe
 from .settlement import AUCTION_PAY, auction_transfer
 from .variants import Contract, Variant
 from .seeds import fresh_seed
 from .workers import StoppablePool
-
-CHUNK = 20
-"""Samples per random block.  Part of the definition of a seed's samples:
-never change it (a changed block size changes every published result).  It
-is not the unit of work: any range of samples can be solved on its own."""
 
 BOOTSTRAP = 200
 """Resamples of the finished samples behind the stability of an integer answer."""
@@ -158,30 +155,38 @@ def points_of_tricks(contract: Contract, tricks):
 
 @dataclass(frozen=True)
 class Knowledge:
-    """What the seat knows when it decides: the known cards of every seat (its own
-    hand among them), the known cards of a hidden talon (``ru3 talon=hidden``).
-    Everything else of the deck is dealt at random to the free places."""
+    """What the seat knows when it decides: :func:`kingsolve.knowledge.observe`
+    before any play (``dealt``) — the known cards of every seat (its own hand
+    among them), the known cards of a hidden talon (``ru3 talon=hidden``);
+    everything else of the deck is dealt at random to the free places, by
+    ``dealt``'s sampler."""
     variant: Variant
     seat: int
-    known: tuple          # per seat, mask of cards known to be in that hand
-    talon_known: int = 0  # cards known to lie in the hidden talon
+    dealt: object = field(repr=False)    # kingsolve.knowledge.Knowledge
 
     @property
     def n_seats(self) -> int:
         return self.variant.n_seats
 
     @property
+    def known(self) -> tuple:
+        """Per seat, mask of cards known to be in that hand."""
+        return self.dealt.known[:self.n_seats]
+
+    @property
+    def talon_known(self) -> int:
+        """Cards known to lie in the hidden talon."""
+        return self.dealt.known[self.n_seats] if self.dealt.holders > self.n_seats else 0
+
+    @property
     def unseen(self) -> int:
-        m = self.variant.deck & ~self.talon_known
-        for h in self.known:
-            m &= ~h
-        return m
+        return self.dealt.unknown
 
     @property
     def free(self) -> tuple:
         """Free places per seat, then in the hidden talon."""
-        hs = self.variant.hand_size
-        return tuple(hs - count(h) for h in self.known) + (self.variant.hidden_talon - count(self.talon_known),)
+        n = self.n_seats
+        return tuple(self.dealt.need[:n]) + (self.dealt.need[n] if self.dealt.holders > n else 0,)
 
 
 def make_knowledge(variant: Variant, seat: int, hand: int, known=(), *, full_hand: bool = True,
@@ -189,89 +194,27 @@ def make_knowledge(variant: Variant, seat: int, hand: int, known=(), *, full_han
     """Check and gather what ``seat`` knows.  ``hand`` is its own cards (its whole
     hand unless ``full_hand`` is False: then any of ``partial_sizes`` cards);
     ``known`` pairs (seat or ``"talon"``, mask) of other cards it has seen.
-    Raises a one-line :class:`InvalidLayoutError` naming the card or the seat."""
-    n, hs = variant.n_seats, variant.hand_size
-    if not 0 <= seat < n:
-        raise InvalidLayoutError(f"seat {seat + 1} is not one of 1..{n}")
-    _check_in_deck(variant, hand, f"the hand of seat {seat + 1}")
+    Raises a one-line :class:`InvalidLayoutError` naming the card or the seat
+    (:func:`kingsolve.knowledge.observe`'s checks)."""
+    hs = variant.hand_size
     size = count(hand)
-    if full_hand and size != hs:
-        raise InvalidLayoutError(f"the hand of seat {seat + 1} has {size} cards; {variant.id} deals {hs}")
     if not full_hand and size != hs and size not in partial_sizes:
         allowed = " or ".join(str(k) for k in sorted(set(partial_sizes) | {hs}))
         raise InvalidLayoutError(f"the hand of seat {seat + 1} has {size} cards; give {allowed}")
-    per_seat = [0] * n
-    per_seat[seat] = hand
-    talon = 0
-    seen = hand
-    for who, mask in known:
-        where = "the hidden talon" if who == "talon" else f"seat {who + 1}"
-        if who == "talon":
-            if not variant.hidden_talon:
-                raise InvalidLayoutError(f"{variant.id} has no hidden talon (the talon is known: it is out of the deck)")
-        elif not 0 <= who < n:
-            raise InvalidLayoutError(f"known cards for seat {who + 1}: not one of 1..{n}")
-        elif who == seat:
-            raise InvalidLayoutError(f"known cards for seat {who + 1}: that is the seat's own hand (give them in --hand)")
-        _check_in_deck(variant, mask, f"the known cards of {where}")
-        dup = seen & mask
-        if dup:
-            raise InvalidLayoutError(f"{card_symbol(dup.bit_length() - 1)} is given twice (again for {where})")
-        seen |= mask
-        if who == "talon":
-            talon |= mask
-        else:
-            per_seat[who] |= mask
-    for k, h in enumerate(per_seat):
-        if count(h) > hs:
-            raise InvalidLayoutError(f"seat {k + 1} would hold {count(h)} known cards; a hand holds {hs}")
-    if count(talon) > variant.hidden_talon:
-        raise InvalidLayoutError(f"{count(talon)} known talon cards; the talon holds {variant.hidden_talon}")
-    return Knowledge(variant, seat, tuple(per_seat), talon)
-
-
-def _check_in_deck(variant: Variant, mask: int, where: str) -> None:
-    outside = mask & ~variant.deck
-    if outside:
-        c = outside.bit_length() - 1
-        why = "is in the talon" if variant.talon & bit(c) else "is not in the deck"
-        raise InvalidLayoutError(f"{where}: {card_symbol(c)} {why} of {variant.id}")
-
-
-def block_rng(seed: int, block: int) -> np.random.Generator:
-    """The independent random stream of block ``block`` of a run with ``seed``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
-
-
-def sample_block(knowledge: Knowledge, seed: int, block: int, size: int = CHUNK) -> np.ndarray:
-    """Deals of block ``block``: an array (size, n_seats) of uint64 hand masks,
-    each consistent with ``knowledge`` and uniformly distributed given it.
-    Always draws a full :data:`CHUNK` and keeps the first ``size``."""
-    unseen = np.fromiter(cards_of(knowledge.unseen), dtype=np.uint64)
-    free = knowledge.free
-    if len(unseen) != sum(free):  # pragma: no cover - make_knowledge guarantees it
-        raise KingsolveError(f"{len(unseen)} unseen cards for {sum(free)} free places")
-    rng = block_rng(seed, block)
-    deals = rng.permuted(np.broadcast_to(unseen, (CHUNK, len(unseen))), axis=1)[:size]
-    bits = np.left_shift(np.uint64(1), deals)
-    out = np.empty((size, knowledge.n_seats), dtype=np.uint64)
-    start = 0
-    for k in range(knowledge.n_seats):
-        f = free[k]
-        dealt = np.bitwise_or.reduce(bits[:, start:start + f], axis=1) if f else np.zeros(size, np.uint64)
-        out[:, k] = dealt | np.uint64(knowledge.known[k])
-        start += f
-    return out
+    # before any play the deal's size is all observe asks of the rules: any contract's will do
+    rules = variant.contract(variant.contracts[0]).deal_rules()
+    seen = observe(variant, rules, seat=seat, hand=hand, known=[(TALON if w == "talon" else w, m) for w, m in known],
+                   partial=not full_hand)
+    return Knowledge(variant, seat, seen.knowledge)
 
 
 def sample_range(knowledge: Knowledge, seed: int, start: int, stop: int) -> np.ndarray:
-    """Samples ``start`` … ``stop − 1`` of a run (the rows of their blocks): the
-    same deals however a run is split into ranges."""
-    parts = []
-    for block in range(start // CHUNK, (stop - 1) // CHUNK + 1):
-        lo, hi = max(start, block * CHUNK) - block * CHUNK, min(stop, (block + 1) * CHUNK) - block * CHUNK
-        parts.append(sample_block(knowledge, seed, block, hi)[lo:])
-    return np.concatenate(parts, axis=0)
+    """Samples ``start`` … ``stop − 1`` of a run: an array (stop − start, n_seats)
+    of uint64 hand masks, each consistent with ``knowledge`` and uniformly
+    distributed given it.  Sample ``i`` is drawn on its own
+    (:meth:`kingsolve.knowledge.Knowledge.sample`, ``SeedSequence(seed,
+    spawn_key=(i,))``): the same deals however a run is split into ranges."""
+    return knowledge.dealt.samples(seed, start, stop)[:, :knowledge.n_seats]
 
 
 # --------------------------------------------------------------------------- the solving plan
@@ -376,7 +319,8 @@ enough for that to be a small part of their work."""
 def unit_size(plan: Plan, samples: int, workers: int) -> int:
     """Samples per unit of work: one for 13-card hands (a sample can take
     seconds), else about four units a worker, at most :data:`MAX_UNIT`."""
-    if plan.knowledge.variant.hand_size > 10:
+    from .solver import long_deal
+    if long_deal(plan.knowledge.variant.hand_size):
         return 1
     return max(1, min(MAX_UNIT, math.ceil(samples / (4 * max(1, workers)))))
 

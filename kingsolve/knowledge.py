@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import comb
 
 import numpy as np
@@ -172,12 +172,16 @@ class Knowledge:
         room = tuple(self.need)
         for i, (who, cs) in enumerate(self._groups):
             total, options = self._table[(i, room)]
-            r = uniform_below(rng, total)
-            for split, w in options:
-                if r < w:
-                    break
-                r -= w
-            order = rng.permutation(len(cs))
+            if len(options) == 1:
+                # a forced split: no draw (so a whole-deck deal is one permutation, as it always was)
+                split = options[0][0]
+            else:
+                r = uniform_below(rng, total)
+                for split, w in options:
+                    if r < w:
+                        break
+                    r -= w
+            order = rng.permutation(len(cs)).tolist()
             at = 0
             rest = list(room)
             for h, k in zip(who, split):
@@ -366,6 +370,34 @@ def from_constraints(n_seats: int, unknown: int, need: tuple, forbidden: tuple, 
     holders = len(need)
     return Knowledge(n_seats, tuple(known) if known is not None else (0,) * holders, unknown, tuple(need),
                      tuple(unknown & ~f for f in forbidden), tuple(reasons))
+
+
+def whole_deck(variant: Variant, hand_size: int | None = None) -> Knowledge:
+    """Nothing known: ``hand_size`` cards (default the variant's) to each seat
+    from the variant's deck, and the cards left over (the hidden talon, or the
+    undealt rest of a shortened deal) to one more holder."""
+    hs = variant.hand_size if hand_size is None else int(hand_size)
+    return _whole_deck(variant, hs)
+
+
+@lru_cache(maxsize=16)
+def _whole_deck(variant: Variant, hs: int) -> Knowledge:
+    n = variant.n_seats
+    rest = count(variant.deck) - n * hs
+    if not 1 <= hs <= variant.hand_size or rest < 0:
+        raise ValueError(f"{variant.id} deals 1..{variant.hand_size} cards a hand, not {hs}")
+    need = (hs,) * n + ((rest,) if rest else ())
+    return from_constraints(n, variant.deck, need, (0,) * len(need))
+
+
+def random_deal(variant: Variant, seed: int, index: int, hand_size: int | None = None,
+                stream: tuple = ()) -> tuple:
+    """Random deal number ``index`` of the run with ``seed``: the seats' hands
+    (``hand_size`` cards each) of a uniform deal of the whole deck
+    (:func:`whole_deck`), drawn as :meth:`Knowledge.sample` draws.  With one
+    group of cards and a forced split it is one permutation of the deck in
+    card order, hand ``h`` taking its ``h``-th run of ``hand_size`` cards."""
+    return whole_deck(variant, hand_size).sample(seed, index, stream)[:variant.n_seats]
 
 
 # --------------------------------------------------------------------------- the table as a seat sees it

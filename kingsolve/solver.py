@@ -24,17 +24,28 @@ from .variants import Contract, DealRules
 
 DEFAULT_TT_LOG2 = 20
 DEFAULT_MAX_TT_LOG2 = 22
+SHORT_DEAL = _core.SHORT_HAND_TRICKS
+"""The most tricks of a short deal — the core's own threshold (its table
+chains and duck solvers), read from it so that it lives in one place."""
+
+
+def long_deal(hand_size: int) -> bool:
+    """Whether deals of ``hand_size`` cards a hand are long (13-card king52):
+    a bigger table that may grow, one sample a unit of work in ``bid``, the
+    cost warning of ``stats``."""
+    return hand_size > SHORT_DEAL
 
 
 def default_tt_log2(hand_size: int, lanes: int = 1) -> int:
-    """The table size that suits a deal: 2^16 for hands of up to ten cards
-    (about 9 MB; 2^14, 2^15 and 2^17 were measured slower or no faster on whole
-    ru4 and ua3 tables), 2^20 for 13-card hands (about 147 MB: long searches
-    need the room).  A table solved on ``lanes`` > 1 threads gives each its
-    own Solver for a share of the seats: 2^15 there for short hands (ru4 and
-    ua3, ten tables on two threads: medians 55 -> 50 ms and 42 -> 38 ms;
-    2^14 was slower on ru4)."""
-    if hand_size > 10:
+    """The table size that suits a deal: 2^16 for a short deal (up to
+    :data:`SHORT_DEAL` cards a hand; about 9 MB; 2^14, 2^15 and 2^17 were
+    measured slower or no faster on whole ru4 and ua3 tables), 2^20 for a
+    long one, 13-card hands (about 147 MB: long searches need the room).  A
+    table solved on ``lanes`` > 1 threads gives each its own Solver for a
+    share of the seats: 2^15 there for short hands (ru4 and ua3, ten tables
+    on two threads: medians 55 -> 50 ms and 42 -> 38 ms; 2^14 was slower on
+    ru4)."""
+    if long_deal(hand_size):
         return DEFAULT_TT_LOG2
     return 15 if lanes > 1 else 16
 
@@ -46,7 +57,7 @@ def default_max_tt_log2(hand_size: int) -> int | None:
     duck table), where the penalty contracts' searches run to hundreds of
     millions of positions; None (never) for shorter hands, whose searches do
     not fill 2^16."""
-    return DEFAULT_MAX_TT_LOG2 if hand_size > 10 else None
+    return DEFAULT_MAX_TT_LOG2 if long_deal(hand_size) else None
 
 
 def solver_for(hand_size: int, tt_log2: int | None = None, lanes: int = 1) -> "Solver":

@@ -20,13 +20,13 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import threading
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import SUIT_LETTERS, bit, cards_of
+from .cards import SUIT_LETTERS, bit
 from .errors import InvalidRulesError, KingsolveError
+from .knowledge import random_deal
 from .layout import Layout, format_hand
 from .table import contract_label
 from .variants import GAME_CONTRACTS, KING_OF_HEARTS, Variant, get_variant
@@ -90,41 +90,30 @@ def make_spec(variant: Variant, options, contracts, *, seed: int, hand_size: int
 
 def deal_layout(spec: StatsSpec, k: int) -> Layout:
     """Random deal number ``k`` (0-based) of the run: ``hand_size`` cards to each
-    seat from the variant's deck (the talon, and any undealt cards, out of play)."""
-    v = spec.variant
-    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(k,)))
-    deck = list(cards_of(v.deck))
-    order = rng.permutation(len(deck))
-    hs = spec.hand_size
-    hands = [0] * v.n_seats
-    for i, p in enumerate(order[: v.n_seats * hs]):
-        hands[i // hs] |= bit(deck[p])
-    return Layout(tuple(hands), 0)
+    seat from the variant's deck (the talon, and any undealt cards, out of play),
+    dealt by :func:`kingsolve.knowledge.random_deal` — the same deals as the
+    shuffle this module made before it (one permutation of the deck a deal)."""
+    return Layout(random_deal(spec.variant, spec.seed, k, spec.hand_size), 0)
 
 
-_local = threading.local()
+def make_solver(spec: StatsSpec):
+    """A Solver for the run's deals, sized as ``solve`` sizes its own
+    (:func:`kingsolve.solver.solver_for`: 13-card hands get a table that
+    grows, ``--tt-size`` a fixed one)."""
+    from .solver import solver_for
+    return solver_for(spec.hand_size, spec.tt_log2)
 
 
-def _solver(hand_size: int, tt_log2: int | None):
-    """One Solver per thread (a Solver is not thread-safe), kept for the next
-    chunk; sized as ``solve`` sizes its own (:func:`kingsolve.solver.solver_for`:
-    13-card hands get a table that grows, ``--tt-size`` a fixed one)."""
-    key = (hand_size, tt_log2)
-    s = getattr(_local, "solver", None)
-    if s is None or getattr(_local, "key", None) != key:
-        from .solver import solver_for
-        s = _local.solver = solver_for(hand_size, tt_log2)
-        _local.key = key
-    return s
-
-
-def solve_deals(spec: StatsSpec, deals) -> list[dict]:
-    """The rows of deals ``deals`` (indices): deal × contract × seat.  Runs in
-    a worker (a process of the pool, or a Dask worker)."""
+def solve_deals(spec: StatsSpec, deals, solver=None) -> list[dict]:
+    """The rows of deals ``deals`` (indices): deal × contract × seat, with
+    ``solver`` (default: a new one, :func:`make_solver`; a Solver is not
+    thread-safe, so each caller passes its own).  Runs in a worker (a
+    process of the pool, or a Dask worker: one Solver a chunk) or in the
+    single process (one Solver for the run)."""
     from .solver import Deal
     v = spec.variant
     n = v.n_seats
-    solver = _solver(spec.hand_size, spec.tt_log2)
+    solver = solver if solver is not None else make_solver(spec)
     contracts = [v.contract(name, trump) for name, trump in spec.contracts]
     rows = []
     for k in deals:
@@ -367,9 +356,10 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
     if scheduler is not None:
         interrupted = _run_dask(spec, chunks, scheduler, finish, progress)
     elif jobs == 1:
+        solver = make_solver(spec)
         try:
             for ch in chunks:
-                finish(solve_deals(spec, ch))
+                finish(solve_deals(spec, ch, solver))
                 if progress is not None:
                     progress(len(ch))
         except KeyboardInterrupt:

@@ -75,7 +75,7 @@ def test_known_card_twice_and_too_many_known():
         B.make_knowledge(RU4, 1, ALL_SPADES_RU4, [(2, parse_hand("♠A ♥7"))])
     with pytest.raises(InvalidLayoutError, match="♥K is given twice"):
         B.make_knowledge(RU4, 1, ALL_SPADES_RU4, [(2, parse_hand("♥K")), (3, parse_hand("♥K"))])
-    with pytest.raises(InvalidLayoutError, match="seat 3 would hold 9 known cards; a hand holds 8"):
+    with pytest.raises(InvalidLayoutError, match="seat 3 would hold 9 known cards; it holds 8"):
         B.make_knowledge(RU4, 1, ALL_SPADES_RU4, [(2, parse_hand("♥AKQJ10987 ♦A"))])
     with pytest.raises(InvalidLayoutError, match="the seat's own hand"):
         B.make_knowledge(RU4, 1, ALL_SPADES_RU4, [(1, parse_hand("♥A"))])
@@ -107,8 +107,8 @@ def _check_block(knowledge, deals):
 def test_samples_are_consistent_deals(vid, options, seat, hand, known):
     v = get_variant(vid, options)
     k = B.make_knowledge(v, seat, parse_hand(hand), [(w, parse_hand(c)) for w, c in known])
-    deals = B.sample_block(k, seed=7, block=3)
-    assert deals.shape == (B.CHUNK, v.n_seats) and deals.dtype == np.uint64
+    deals = B.sample_range(k, seed=7, start=60, stop=80)
+    assert deals.shape == (20, v.n_seats) and deals.dtype == np.uint64
     _check_block(k, deals)
 
 
@@ -117,7 +117,7 @@ def test_ru3_hidden_talon_leaves_two_unknown_cards_out():
     assert v.hidden_talon == 2 and count(v.deck) == 32
     k = B.make_knowledge(v, 0, parse_hand("♠AK ♥AQJ10 ♦AJ7 ♣10"))
     out = set()
-    for row in B.sample_block(k, seed=1, block=0):
+    for row in B.sample_range(k, seed=1, start=0, stop=20):
         held = 0
         for h in row:
             held |= int(h)
@@ -125,13 +125,14 @@ def test_ru3_hidden_talon_leaves_two_unknown_cards_out():
     assert all(count(m) == 2 for m in out) and len(out) > 1
 
 
-def test_sampling_is_reproducible_and_blocks_independent():
+def test_sampling_is_reproducible_and_samples_independent():
     k = B.make_knowledge(RU4, 1, ALL_SPADES_RU4)
-    a = B.sample_block(k, seed=5, block=0)
-    assert np.array_equal(a, B.sample_block(k, seed=5, block=0))
-    assert np.array_equal(a[:7], B.sample_block(k, seed=5, block=0, size=7))
-    assert not np.array_equal(a, B.sample_block(k, seed=5, block=1))
-    assert not np.array_equal(a, B.sample_block(k, seed=6, block=0))
+    a = B.sample_range(k, seed=5, start=0, stop=20)
+    assert np.array_equal(a, B.sample_range(k, seed=5, start=0, stop=20))
+    assert np.array_equal(a[:7], B.sample_range(k, seed=5, start=0, stop=7))
+    assert not np.array_equal(a, B.sample_range(k, seed=5, start=20, stop=40))
+    assert not np.array_equal(a, B.sample_range(k, seed=6, start=0, stop=20))
+    assert len({tuple(row) for row in a}) == 20
 
 
 def test_sampling_is_uniform_over_the_free_places():
@@ -141,7 +142,7 @@ def test_sampling_is_uniform_over_the_free_places():
     hits = np.zeros(4)
     n = 0
     for block in range(60):
-        deals = B.sample_block(k, seed=11, block=block)
+        deals = B.sample_range(k, seed=11, start=20 * block, stop=20 * (block + 1))
         hits += [(deals[:, s] & np.uint64(ha) != 0).sum() for s in range(4)]
         n += len(deals)
     assert hits[1] == 0
@@ -175,7 +176,7 @@ def test_counts_agree_with_solving_the_sampled_layout():
     plan = B.Plan(k, tuple(B.Task(f"own:{c.name}", c, 1, 1) for c in choices)
                   + (B.Task("defend:misere", choices[-1], 0, 1),))
     counts = B.solve_range(plan, seed=2, start=0, stop=2)
-    deals = B.sample_block(k, seed=2, block=0, size=2)
+    deals = B.sample_range(k, seed=2, start=0, stop=2)
     for i in range(2):
         lay = Layout(tuple(int(h) for h in deals[i]), 0)
         for j, c in enumerate(choices):
@@ -404,7 +405,7 @@ def test_capped_tricks_are_the_exact_count_capped():
     rules = c.deal_rules()
     k = B.make_knowledge(RU4, 1, parse_hand("♠AK7 ♥AQ ♦K98"))
     solver = solver_for(RU4.hand_size)
-    for row in B.sample_block(k, seed=3, block=0, size=8):
+    for row in B.sample_range(k, seed=3, start=0, stop=8):
         hands = tuple(int(h) for h in row)
         for side in range(4):
             d = Deal(c, Position(hands, 1), rules)
@@ -415,11 +416,14 @@ def test_capped_tricks_are_the_exact_count_capped():
         B.capped_tricks(solver, RU4.contract("trump", "S"), d, 0, 2)
 
 
-def test_ranges_are_the_blocks_rows():
+def test_ranges_are_the_rows_of_the_whole_run():
     k = B.make_knowledge(RU4, 1, ALL_SPADES_RU4)
-    whole = np.concatenate([B.sample_block(k, 4, b) for b in range(3)])
+    whole = B.sample_range(k, 4, 0, 60)
     for start, stop in ((0, 60), (7, 8), (15, 45), (39, 41)):
         assert np.array_equal(B.sample_range(k, 4, start, stop), whole[start:stop])
+    # sample i is the one sampler's sample i of what the seat knows (kingsolve.knowledge)
+    for i in (0, 33):
+        assert tuple(int(h) for h in whole[i]) == k.dealt.sample(4, i)[:4]
 
 
 def test_units_are_fine_for_13_card_hands():

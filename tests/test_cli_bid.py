@@ -119,7 +119,7 @@ def test_help_documents_the_options():
     (["-V", "ru4", "--hand", ALL_SPADES, "--known", "3:♠A ♥7"],
      "Error: ♠A is given twice (again for seat 3)"),
     (["-V", "ru4", "--hand", ALL_SPADES, "--known", "4:♥AKQJ10987 ♦A"],
-     "Error: seat 4 would hold 9 known cards; a hand holds 8"),
+     "Error: seat 4 would hold 9 known cards; it holds 8"),
     (["-V", "ru4", "--hand", "♠AKQJ1098"],
      "Error: the hand of seat 2 has 7 cards; ru4 deals 8"),
     (["-V", "ru4", "--hand", ALL_SPADES, "--known", "3"],

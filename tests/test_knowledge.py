@@ -247,3 +247,35 @@ def test_a_partial_hand_leaves_the_rest_of_it_to_deal():
     assert count(d[0]) == 8 and d[0] & mask("SA HA DA") == mask("SA HA DA")
     with pytest.raises(InvalidLayoutError, match="has 3 cards"):
         observe(RU4, con.deal_rules(), seat=0, hand=mask("SA HA DA"))
+
+
+# ----------------------------------------------------------------- a whole random deal (stats, benchmarks)
+
+@pytest.mark.parametrize("vid,options,hand_size", [
+    ("ru4", (), None), ("ua3", (), 4), ("king52", (), None), ("ru3", ("talon=hidden",), None)])
+def test_random_deal_is_one_permutation_of_the_deck(vid, options, hand_size):
+    # A whole-deck deal is one group with a forced split: no draw for the split, so deal k of seed s is
+    # the permutation of the deck that stats (and bench_table) always dealt: `--resume` of a file written
+    # before the one sampler continues with the same deals, and the benchmarks time the same layouts.
+    from kingsolve.knowledge import random_deal, rng_for, whole_deck
+    v = get_variant(vid, options)
+    hs = v.hand_size if hand_size is None else hand_size
+    deck = list(cards_of(v.deck))
+    for k in (0, 1, 17):
+        order = rng_for(99, k).permutation(len(deck))
+        want = [0] * v.n_seats
+        for i, p in enumerate(order[:v.n_seats * hs]):
+            want[i // hs] |= bit(deck[p])
+        assert random_deal(v, 99, k, hand_size) == tuple(want)
+    k = whole_deck(v, hand_size)
+    assert k.holders == v.n_seats + (1 if count(v.deck) > v.n_seats * hs else 0)
+    with pytest.raises(ValueError, match="deals 1.."):
+        whole_deck(v, v.hand_size + 1)
+
+
+def test_a_forced_split_draws_nothing_and_a_free_one_stays_uniform():
+    # ♠A must go to holder 0 (the only one allowed it), so the first group's split is forced; the rest is free.
+    k = from_constraints(2, mask("SA SK SQ"), (2, 1), (0, mask("SA")))
+    seen = Counter(k.sample(3, i) for i in range(3000))
+    assert set(seen) == {(mask("SA SK"), mask("SQ")), (mask("SA SQ"), mask("SK"))}
+    assert chisquare(list(seen.values())).pvalue > 1e-4

@@ -370,3 +370,12 @@ def test_a_solve_in_lanes_stopped_from_elsewhere_keeps_what_finished():
     assert all(-200 <= e.low <= e.high <= 0 for e in halted)
     with pytest.raises(ValueError, match="list of solvers"):
         solve(layout, variant.contract("no-girls"), solver=Solver(12), jobs=2)
+
+
+def test_the_short_deal_threshold_is_the_cores():
+    # issue 32: the 10-card threshold lived in solver.py and in the core; the Python side now reads the core's
+    from kingsolve.solver import SHORT_DEAL, default_max_tt_log2, default_tt_log2, long_deal
+    assert SHORT_DEAL == _core.SHORT_HAND_TRICKS == 10
+    assert not long_deal(SHORT_DEAL) and long_deal(SHORT_DEAL + 1)
+    assert default_tt_log2(SHORT_DEAL) == 16 and default_max_tt_log2(SHORT_DEAL) is None
+    assert default_tt_log2(13) == 20 and default_max_tt_log2(13) == 22

@@ -337,6 +337,27 @@ def test_solvers_sized_as_solve_sizes_them(monkeypatch):
     assert seen == [(2, None), (2, 12)]
 
 
+def test_solver_is_passed_not_kept_in_the_process(monkeypatch):
+    # issue 32: stats kept its Solver in a thread-local; now the caller passes it (one for a run of one
+    # process, one a chunk in a worker), as bid does
+    import kingsolve.solver as solver_mod
+    import kingsolve.stats as stats_mod
+    from kingsolve.solver import solver_for
+    assert not hasattr(stats_mod, "_local") and not hasattr(stats_mod, "_solver")
+    s = spec(hand_size=2)
+    mine = solver_for(2, 14)
+    made = []
+    real = solver_mod.solver_for
+    monkeypatch.setattr(solver_mod, "solver_for", lambda *a, **k: made.append(a) or real(*a, **k))
+    rows = stats_mod.solve_deals(s, [0, 1], mine)
+    assert made == [] and len(rows) == 2 * s.rows_per_deal
+    assert rows == stats_mod.solve_deals(s, [0, 1])
+    assert len(made) == 1
+    made.clear()
+    run_stats(s, 6, chunk_size=2)            # three chunks in this process: one Solver for the run
+    assert len(made) == 1
+
+
 def test_king52_full_hands_warn_of_their_cost(monkeypatch):
     import kingsolve.cli.stats as cli_stats
     from kingsolve.errors import InvalidRulesError

@@ -70,7 +70,8 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
         chosen = [c for c in chosen if c.name != "tricks"]
     spec = make_spec(variant, _options(), chosen, seed=seed, hand_size=hand_size, leader=leader,
                      tt_log2=tt_size)
-    if spec.hand_size > 10:
+    from ..solver import long_deal
+    if long_deal(spec.hand_size):
         searches = n_deals * spec.rows_per_deal
         click.echo(f"warning: {variant.id} with {spec.hand_size} cards a hand: every deal × contract × seat is a "
                    f"full double-dummy search, from seconds to many minutes each (the penalty contracts the "

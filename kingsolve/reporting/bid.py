@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..bid import CHUNK, BidAnalysis
+from ..bid import BidAnalysis
 from ..cards import card_str, card_symbol, cards_of
 from ..layout import format_hand
 from .text import plural
@@ -259,7 +259,7 @@ def to_dict(a: BidAnalysis) -> dict:
         "variant": a.variant.id, "role": a.role, "seat": a.seat + 1, "seller": a.seller + 1,
         "hand": _cards(a.hand),
         "known": {str(i + 1): _cards(m) for i, m in enumerate(k.known) if m and i != a.seat},
-        "seed": a.seed, "samples": a.samples, "requested_samples": a.requested, "block_size": CHUNK,
+        "seed": a.seed, "samples": a.samples, "requested_samples": a.requested,
         "seller_trump": a.seller_choice.name if a.seller_choice else None,
         "interrupted": a.interrupted,
         "choices": _records(a.choices, "choice"),
