@@ -259,11 +259,19 @@ def _rank(df: pd.DataFrame, values: np.ndarray) -> tuple[pd.DataFrame, dict]:
     df = df.iloc[order].copy()
     df.insert(0, "rank", range(1, len(df) + 1))
     summary = {"recommended": df.index[0]}
-    if len(order) > 1:
-        a, b = values[:, order[0]], values[:, order[1]]
+    # options worth the same as the recommended one in every sampled deal
+    # (touching cards, mostly) are named with it; the runner-up is the best
+    # option that differs from it somewhere
+    best = values[:, order[0]]
+    same = [k for k in range(1, len(order)) if np.array_equal(values[:, order[k]], best)]
+    summary["equal"] = [df.index[k] for k in same]
+    rest = [k for k in range(1, len(order)) if k not in same]
+    if rest:
+        k = rest[0]
+        a, b = best, values[:, order[k]]
         d = a - b
         summary.update({
-            "second": df.index[1],
+            "second": df.index[k],
             "margin": float(d.mean()) if len(d) else float("nan"),
             "margin_se": float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan"),
             "p_second_better": paired_p_better(a, b),

@@ -77,7 +77,12 @@ def table_lines(a: Advice) -> list:
 def summary_lines(a: Advice) -> list:
     s = a.summary
     rec = _label(a, s["recommended"])
+    equal = s.get("equal") or []
+    if equal:
+        rec += (f" (or {', '.join(_label(a, x) for x in equal)}: the same in every sampled deal)")
     if "second" not in s:
+        if equal:
+            return [f"recommended: {rec}"]
         return [f"recommended: {rec} (the only {'legal card' if a.kind == 'play' else 'deal type'})"]
     sec = _label(a, s["second"])
     p = s["p_second_better"]
