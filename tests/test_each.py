@@ -5,7 +5,7 @@ out by hand and on properties every position has; the core (``EachSearch``,
 its tables and prunings) against the oracle on random small positions of
 every variant and contract."""
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from kingsolve import reference
@@ -15,7 +15,7 @@ from kingsolve.layout import Layout
 from kingsolve.variants import get_variant
 
 from test_reference import C, setup
-from strategies import VARIANT_CONFIGS, all_contracts, config_id, random_hands, small_positions
+from strategies import VARIANT_CONFIGS, all_contracts, config_id, examples, random_hands, small_positions
 
 
 def remaining_points(r, p):
@@ -62,7 +62,7 @@ def test_choose_rules():
         reference.each_choose("friendly", 0, opts)
 
 
-@settings(max_examples=120, deadline=None)
+@examples(120, deadline=None)
 @given(small_positions(max_cards=3))
 def test_reference_vector_sums_and_guarantees(sp):
     r, p = sp.rules, sp.position
@@ -95,7 +95,7 @@ def core_args(p):
     return list(p.hands), p.leader, list(p.trick), p.trick_index
 
 
-@settings(max_examples=300, deadline=None)
+@examples(300, deadline=None)
 @given(small_positions(max_cards=4))
 def test_core_equals_reference(sp):
     r, p = sp.rules, sp.position
@@ -110,7 +110,7 @@ def test_core_equals_reference(sp):
             assert want[s] >= reference.value(r, p, 1 << s)
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60, deadline=None)
 @given(small_positions(max_cards=4), st.sampled_from([(False, True, True), (True, False, True),
                                                       (True, True, False), (False, False, False)]))
 def test_core_techniques_do_not_change_the_value(sp, switches):
