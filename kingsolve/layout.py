@@ -163,7 +163,8 @@ class Layout:
                 raise InvalidLayoutError(
                     f"cannot read layout {text!r}: write FIRST:HAND HAND HAND [HAND] with dotted hands, or hands with suit markers separated by '/'")
         if len(chunks) not in (3, 4):
-            raise InvalidLayoutError(f"layout {text!r} has {len(chunks)} hands; 3 or 4 expected")
+            raise InvalidLayoutError(f"layout {text!r} has {len(chunks)} hand{'' if len(chunks) == 1 else 's'}; "
+                                     f"3 or 4 expected")
         n = len(chunks)
         if first_token is not None:
             first = parse_seat(first_token, n)

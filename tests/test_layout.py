@@ -216,6 +216,7 @@ def test_parse_side():
     ("1:♠J8 ♥7 / ♠K ♥A ♥9 / ♠9 ♥K ♥Q /", "hand 4 is empty"),
     ("1:♠J8 ♥7Z / ♠K ♥A ♥9 / ♠9 ♥K ♥Q", "layout hand of seat 1: unknown rank 'Z'"),
     ("1:J8.T87.J87.Q7 KQT.A9.Q.JT98", "has 2 hands; 3 or 4 expected"),
+    ("1:AKQ.AKQ.AK.A", "has 1 hand; 3 or 4 expected"),
     ("1:A.... K... Q...", "layout hand of seat 1: 'A....' has 5 suits"),
     ("1:AK... QJ... T9... 87... 65...", "has 5 hands"),
     ("5:AK... QJ... T9...", "seat '5' is not one of 1..3"),
