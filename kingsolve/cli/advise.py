@@ -1,8 +1,6 @@
 """``kingsolve advise``: which card to play, or which deal type to order, from what a seat can see."""
 from __future__ import annotations
 
-import sys
-
 import click
 
 from ..advise import advise_record, order_advice, play_advice
@@ -14,7 +12,8 @@ from ..reporting import advise as report
 from ..reporting.text import plural
 from ..records import holds_a_deal
 from ..variants import VARIANT_IDS, get_variant, parse_contract
-from .common import PLOT_PATH, known_option, seat_option, InputError, read_text, default_jobs, emit, output_options, progress_option, show_progress
+from .common import (PLOT_PATH, InputError, default_jobs, known_option, output_options, progress_option, read_text,
+                     run_sampled, seat_option)
 
 
 def _record(path: str):
@@ -147,29 +146,9 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         known_pairs = known_option(known, n)
         run = lambda bar: play_advice(variant, contract, seat_k, hand_mask, leader=lead_k,  # noqa: E731
                                       played=cards, known=known_pairs, samples=samples, progress=bar, **common)
-    bar = None
-    if show_progress(progress):
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0
-        bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
-    try:
-        result = run(bar.update if bar else None)
-    except KeyboardInterrupt:
-        if bar:
-            bar.close()
-        click.echo("interrupted before the first samples were finished", err=True)
-        raise click.exceptions.Exit(130)
-    finally:
-        if bar:
-            bar.close()
-    emit(report, result, fmt)
-    if plot_path:
-        report.plot(result, plot_path)
-        click.echo(f"plot written to {plot_path}", err=True)
-    if result.interrupted:
-        click.echo(f"interrupted: {result.samples} of {plural(result.requested, 'sample')} finished (seed {result.seed})",
-                   err=True)
-        raise click.exceptions.Exit(130)
+    run_sampled(run, samples=samples, progress=progress, report=report, fmt=fmt, plot_path=plot_path,
+                interrupted=lambda r: (f"interrupted: {r.samples} of {plural(r.requested, 'sample')} finished "
+                                       f"(seed {r.seed})"))
 
 
 def _record_variant(rec):

@@ -1,12 +1,11 @@
-import sys
-
 import click
 
 from ..bid import ROLES, analyse
 from ..layout import parse_hand
 from ..reporting import bid as report
 from ..reporting.text import plural
-from .common import PLOT_PATH, known_option, seat_option, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_option, output_options, progress_option,
+                     run_sampled, seat_option, variant_options)
 
 
 @click.command()
@@ -79,30 +78,12 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
     if scheduler and jobs != 1:
         raise InputError("give --jobs or --scheduler, not both (the cluster decides its own workers)")
     workers = default_jobs() if jobs == 0 else jobs
-    bar = None
-    if show_progress(progress):
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0
-        bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
-    try:
-        result = analyse(variant, hand_mask, seat=seat_k, role=role, seller=seller_seat, buyer=buyer_k,
-                         known=known_pairs, offer=offer, seller_trump=seller_trump,
-                         games=[g for g in games.split(',') if g.strip()] if games else None, samples=samples, seed=seed,
-                         jobs=workers, progress=bar.update if bar else None, tt_log2=tt_size, scheduler=scheduler)
-    except KeyboardInterrupt:
-        if bar:
-            bar.close()
-        click.echo("interrupted before the first samples were finished", err=True)
-        raise click.exceptions.Exit(130)
-    finally:
-        if bar:
-            bar.close()
-    emit(report, result, fmt)
-    if plot_path:
-        report.plot(result, plot_path)
-        click.echo(f"plot written to {plot_path}", err=True)
-    if result.interrupted:
-        click.echo(f"interrupted: the first {result.samples} of {plural(result.requested, 'sample')} finished "
-                   f"(--samples {result.samples} --seed {result.seed} gives the same)", err=True)
-        raise click.exceptions.Exit(130)
+    run_sampled(lambda update: analyse(
+                    variant, hand_mask, seat=seat_k, role=role, seller=seller_seat, buyer=buyer_k, known=known_pairs,
+                    offer=offer, seller_trump=seller_trump,
+                    games=[g for g in games.split(',') if g.strip()] if games else None, samples=samples, seed=seed,
+                    jobs=workers, progress=update, tt_log2=tt_size, scheduler=scheduler),
+                samples=samples, progress=progress, report=report, fmt=fmt, plot_path=plot_path,
+                interrupted=lambda r: (f"interrupted: the first {r.samples} of {plural(r.requested, 'sample')} "
+                                       f"finished (--samples {r.samples} --seed {r.seed} gives the same)"))
 

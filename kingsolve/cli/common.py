@@ -255,3 +255,31 @@ def known_option(items, n_seats: int) -> list:
         seat = "talon" if who.strip().lower() == "talon" else seat_option(who, n_seats, f"--known {item!r}")
         out.append((seat, parse_hand(cards, where=f"--known {item!r}")))
     return out
+
+
+def run_sampled(run, *, samples: int, progress, report, fmt: str, plot_path, interrupted) -> None:
+    """A simulation command's run and report: ``run(update)`` does the work
+    (``update(k)`` after each k samples; a progress bar on stderr when
+    ``progress`` says so), then the report in ``fmt`` and the plot.  A result
+    that Ctrl-C cut short is reported as it stands, then ``interrupted(result)``
+    (the line saying what finished) on stderr and exit 130."""
+    bar = None
+    if show_progress(progress):
+        from tqdm import tqdm
+        tqdm.monitor_interval = 0
+        bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
+    try:
+        result = run(bar.update if bar else None)
+    except KeyboardInterrupt:
+        click.echo("interrupted before the first samples were finished", err=True)
+        raise click.exceptions.Exit(130)
+    finally:
+        if bar:
+            bar.close()
+    emit(report, result, fmt)
+    if plot_path:
+        report.plot(result, plot_path)
+        click.echo(f"plot written to {plot_path}", err=True)
+    if result.interrupted:
+        click.echo(interrupted(result), err=True)
+        raise click.exceptions.Exit(130)
