@@ -32,8 +32,12 @@ print(json.dumps(out))
 
 def examples_per_test(profile: str) -> dict:
     env = dict(os.environ, HYPOTHESIS_PROFILE=profile)
+    # run from tests/, not the checkout's root: there `python -c` would import the
+    # source tree's kingsolve (no compiled core when the package is installed, as in CI)
+    # before the installed one; conftest falls back to the checkout when none is installed
     out = subprocess.run([sys.executable, "-c", COUNT.format(here=str(HERE), modules=MODULES)],
-                         env=env, capture_output=True, text=True, check=True, cwd=HERE.parent)
+                         env=env, capture_output=True, text=True, cwd=HERE)
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.splitlines()[-1])
 
 
