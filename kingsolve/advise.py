@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import card_str, card_symbol, cards_of, count, rank_of, suit_of
-from .engine import Position, legal_mask
+from .engine import Position, hands_from_play, legal_mask
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
 from .knowledge import Observation, observe
 from .seeds import fresh_seed
@@ -448,8 +448,8 @@ def record_point(rec, at: str, variant: Variant | None = None) -> dict:
         cards = list(readings[0].cards)
     if rec.layout is not None:
         hands = rec.layout.hands
-    elif len(cards) == n * setup.size:
-        hands = _hands_from_play(setup, cards)    # a finished record: each hand is what its seat played
+    elif len(cards) == n * setup.size:     # a finished record: each hand is what its seat played
+        hands = hands_from_play(setup.rules, setup.leader, setup.variant.n_seats, cards)
     else:
         hands = None
     before = cards[:stop]
@@ -458,17 +458,6 @@ def record_point(rec, at: str, variant: Variant | None = None) -> dict:
     return {"setup": setup, "played": before, "hands": hands, "seat": seen.to_move}
 
 
-def _hands_from_play(setup, cards) -> tuple:
-    from .engine import trick_winner
-    n = setup.variant.n_seats
-    hands = [0] * n
-    leader = setup.leader
-    for t in range(0, len(cards), n):
-        trick = cards[t:t + n]
-        for k, c in enumerate(trick):
-            hands[(leader + k) % n] |= 1 << c
-        leader = trick_winner(setup.rules, leader, trick)
-    return tuple(hands)
 
 
 def advise_record(rec, at: str, *, variant: Variant | None = None, hand: int | None = None, known=(),

@@ -103,6 +103,18 @@ def trick_winner(rules: DealRules, leader: int, cards) -> int:
     return (leader + best) % rules.n_seats
 
 
+
+def hands_from_play(rules: DealRules, leader: int, n_seats: int, cards) -> tuple:
+    """Each seat's cards (masks) in a play of whole tricks from ``leader`` on:
+    who played each card follows from the trick winners."""
+    hands = [0] * n_seats
+    for t in range(0, len(cards), n_seats):
+        trick = cards[t:t + n_seats]
+        for k, c in enumerate(trick):
+            hands[(leader + k) % n_seats] |= 1 << c
+        leader = trick_winner(rules, leader, trick)
+    return tuple(hands)
+
 def trick_value(rules: DealRules, cards, trick_index: int) -> int:
     return sum(rules.card_points[c] for c in cards) + rules.trick_points[trick_index]
 

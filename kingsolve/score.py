@@ -725,18 +725,9 @@ def _points_by_inference(rec, variant, file) -> list:
 def _layout_from_play(setup, cards):
     """The hands, from a complete play: who played each card follows from the
     trick winners, found by replaying trick by trick."""
-    from .engine import trick_winner
+    from .engine import hands_from_play
     from .layout import Layout
-    n = setup.variant.n_seats
-    rules = setup.rules
-    hands = [0] * n
-    leader = setup.leader
-    for t in range(0, len(cards), n):
-        trick = cards[t:t + n]
-        for i, c in enumerate(trick):
-            hands[(leader + i) % n] |= 1 << c
-        leader = trick_winner(rules, leader, trick)
-    return Layout(tuple(hands), 0)
+    return Layout(hands_from_play(setup.rules, setup.leader, setup.variant.n_seats, cards), 0)
 
 
 def sheet_to_csv(sheet: Sheet) -> str:
