@@ -417,11 +417,11 @@ def record_point(rec, at: str, variant: Variant | None = None) -> dict:
     record's [Layout], or from the play when the record shows every card of
     that seat).  One-line errors for a point past the end, an unsure card."""
     from .kdn import CARD
-    from .verify import setup_record
+    from .records import setup_record
     setup = setup_record(rec, variant)
     v, n = setup.variant, setup.variant.n_seats
     trick, place = parse_at(at, n)
-    if setup.size != v.hand_size:
+    if setup.end_position:
         raise InvalidRulesError("the record's [Layout] is an end position: advise needs the whole deal")
     tokens = [tok for tr in rec.tricks for tok in tr.tokens]
     stop = trick * n + place

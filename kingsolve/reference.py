@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .cards import cards_of
+from .cards import cards_of, count
 from .engine import Position, legal_mask, play
 from .variants import DealRules
 
@@ -46,6 +46,21 @@ def card_values(rules: DealRules, pos: Position, side: int) -> dict:
             v += step.points
         out[c] = v
     return out
+
+
+class ReferenceSolver:
+    """The minimax above behind the :class:`~kingsolve.solver.Solver`
+    interface (``value(deal, side)``, ``card_values(deal, side)``, score-sheet
+    points with ``seat_base``): any command's solver for small positions (a few
+    cards a hand; ``table --reference``), far too slow for whole deals."""
+
+    def value(self, deal, side: int, guess=None, deadline=None) -> int:
+        # (no time limit: the positions it can solve take moments)
+        return value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
+
+    def card_values(self, deal, side: int) -> dict:
+        base = deal.rules.seat_base * count(side)
+        return {c: v + base for c, v in card_values(deal.rules, deal.position, side).items()}
 
 
 # ------------------------------------------------------------------ each for himself --

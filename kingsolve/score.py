@@ -656,7 +656,7 @@ def sheet_from_kdn(text: str, file: str, variant: Variant | None = None) -> tupl
     from .engine import Position, replay
     from .kdn import parse_kdn
     from .settlement import settle_sold_game
-    from .verify import setup_record
+    from .records import setup_record
     from .variants import KING_OF_HEARTS
 
     records = parse_kdn(text, source=file)

@@ -399,18 +399,3 @@ def _next_cell(ready, lane, jobs, parts):
         return None
     return min(ready, key=lambda c: (c[1] % jobs != lane, parts[c[0]] is None))
 
-
-class ReferenceSolver:
-    """The pure-Python minimax (:mod:`kingsolve.reference`) behind the Solver
-    interface (``value(deal, side)``, ``card_values(deal, side)``): the oracle
-    for small positions (a few cards a hand), far too slow for whole deals."""
-
-    def value(self, deal, side: int, guess=None, deadline=None) -> int:
-        # (no time limit: the positions it can solve take moments)
-        from . import reference
-        return reference.value(deal.rules, deal.position, side) + deal.rules.seat_base * count(side)
-
-    def card_values(self, deal, side: int) -> dict:
-        from . import reference
-        base = deal.rules.seat_base * count(side)
-        return {c: v + base for c, v in reference.card_values(deal.rules, deal.position, side).items()}

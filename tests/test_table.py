@@ -14,7 +14,8 @@ from kingsolve.cli import main
 from kingsolve.errors import InvalidRulesError
 from kingsolve.layout import Layout
 from kingsolve.solver import Deal, Solver
-from kingsolve.table import (ReferenceSolver, _next_cell, all_contracts, contract_label, find_parts, find_same,
+from kingsolve.reference import ReferenceSolver
+from kingsolve.table import (_next_cell, all_contracts, contract_label, find_parts, find_same,
                              guesses_from_parts, make_table, parse_contracts, rescale, row_links)
 from kingsolve.variants import get_variant
 

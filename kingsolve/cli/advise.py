@@ -10,7 +10,7 @@ from ..kdn import parse_kdn
 from ..layout import parse_hand
 from ..reporting import advise as report
 from ..reporting.text import plural
-from ..records import holds_a_deal
+from ..records import holds_a_deal, setup_record
 from ..variants import VARIANT_IDS, get_variant, parse_contract
 from .common import (PLOT_PATH, InputError, default_jobs, known_option, output_options, progress_option, read_text,
                      run_sampled, seat_option)
@@ -152,6 +152,5 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
 
 
 def _record_variant(rec):
-    from ..verify import setup_record
     return setup_record(rec).variant
 

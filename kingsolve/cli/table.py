@@ -4,7 +4,8 @@ from ..errors import SearchInterrupted
 from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..reporting.text import plural
-from ..table import ReferenceSolver, make_table, parse_contracts
+from ..reference import ReferenceSolver
+from ..table import make_table, parse_contracts
 from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
                      show_progress, time_limit_option, variant_options)
 

@@ -6,6 +6,7 @@ import os
 import click
 
 from ..kdn import parse_kdn, write_kdn
+from ..records import holds_a_deal
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..seeds import fresh_seed
@@ -90,7 +91,7 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
         if not records:
             raise InputError(f"{name}: no KDN records")
         for rec in records:
-            if not rec.tricks and not any(k != "Play" for k in rec.tags):
+            if not holds_a_deal(rec):
                 continue  # a block of comments only
             rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
                                 analysis_layouts=analysis_layouts, marks=not no_marks,
