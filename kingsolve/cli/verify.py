@@ -7,10 +7,11 @@ import click
 
 from ..kdn import parse_kdn, write_kdn
 from ..records import holds_a_deal
+from ..reference import TIE_BREAKS
 from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..seeds import fresh_seed
-from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, verify_record
+from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, MODELS, verify_record
 from .common import InputError, VerificationFailed, read_text
 
 
@@ -33,8 +34,9 @@ def _sources(path: str):
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="A variant option (with --variant); repeatable.")
 @click.option("--strict", is_flag=True, help="Treat the reader's warnings (garbled cards, unclosed brackets…) as errors.")
-@click.option("--format", "-F", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text for a player; json: one object per record, one a line.")
+@click.option("--format", "-F", "fmt", type=click.Choice(["text", "json", "csv"]), default="text", show_default=True,
+              help="text for a player; json: one object per record, one a line; csv (--model each): a row a play "
+                   "with every seat's points.")
 @click.option("--max-completions", default=DEFAULT_MAX_COMPLETIONS, show_default=True, type=click.IntRange(0, None),
               help="List readings and deals up to this many; beyond, count them.")
 @click.option("--layouts", "analysis_layouts", default=DEFAULT_ANALYSIS_LAYOUTS, show_default=True,
@@ -55,11 +57,18 @@ def _sources(path: str):
               help="Also grade each play by what its player could see (his hand, the talon, the tricks so far), "
                    "the unseen cards dealt N ways a play (a record that stops early: holding his hand of each of "
                    "a few of the deals it allows).")
+@click.option("--model", type=click.Choice(list(MODELS)), default="coalition", show_default=True,
+              help="coalition: mark each play by its seat's value against all the others together; each: set the "
+                   "book against every seat playing for its own points — the outcome, and the plays that departed "
+                   "from it (see docs/each.md).")
+@click.option("--tie-break", type=click.Choice(list(TIE_BREAKS)), default="neutral", show_default=True,
+              help="--model each: what a seat indifferent between cards that change the others' points plays.")
 @click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
               help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
                    "reconstructed uniquely; - for stdout.")
-def verify(path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, seed, proof,
-           no_marks, single_dummy, write_to):
+@click.pass_context
+def verify(ctx, path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, seed, proof,
+           no_marks, single_dummy, model, tie_break, write_to):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -76,7 +85,20 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
     Exit 0 when every play is legal and no claim fails (with --proof: every
     claim holds), 1 when a play is illegal or a claim fails, 2 when a file
     cannot be read.  Ctrl-C while the claims are checked reports the deals
-    finished."""
+    finished.
+
+    With --model each, a record whose deal is known is set against every
+    seat playing for its own points: the outcome (one row of points adding
+    up to the deal's), the book's result beside it, and each play that kept
+    or departed from it."""
+    given = lambda name: ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT  # noqa: E731
+    if model != "each":
+        if given("tie_break"):
+            raise InputError("--tie-break decides the ties of --model each: give --model each")
+        if fmt == "csv":
+            raise InputError("--format csv is the play-by-play rows of --model each; use --format json")
+    elif single_dummy:
+        raise InputError("--single-dummy grades the coalition marks; --model each does not take it")
     if options and not variant_id:
         raise InputError("--option needs --variant")
     if single_dummy and no_marks:
@@ -95,8 +117,13 @@ def verify(path, variant_id, options, strict, fmt, max_completions, analysis_lay
                 continue  # a block of comments only
             rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
                                 analysis_layouts=analysis_layouts, marks=not no_marks,
-                                claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0)
-            if fmt == "json":
+                                claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0,
+                                model=model, tie_break=tie_break)
+            if fmt == "csv":
+                if first:
+                    click.echo(report.each_csv_header())
+                click.echo(report.each_csv_rows(rep))
+            elif fmt == "json":
                 click.echo(report.to_json(rep, max_completions))
             else:
                 if not first:

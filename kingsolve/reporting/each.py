@@ -50,7 +50,7 @@ def csv_header() -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def _vector(v) -> str:
+def vector_text(v) -> str:
     return "/".join(f"{x:+d}" for x in v)
 
 
@@ -61,7 +61,7 @@ def to_csv_rows(res: EachResult, line: bool = False) -> str:
     csv.writer(buf, lineterminator="\n").writerow([
         d["layout"], d["variant"], d["contract"], d["trump"] or "", d["leader"], d["tie_break"],
         *pts, d["total"], "yes" if d["tie"] else "no",
-        " ".join(f"{k}:{_vector(v)}" for k, v in d.get("cards", {}).items()),
+        " ".join(f"{k}:{vector_text(v)}" for k, v in d.get("cards", {}).items()),
         " ".join(d.get("line", [])),
     ])
     return buf.getvalue().rstrip("\n")
@@ -93,7 +93,7 @@ def to_text(res: EachResult, line: bool = False) -> str:
         lines.append("  no tie on the line: no indifferent seat's card changed the others' points along it")
     if res.cards is not None:
         lines.append(f"  seat {pos.to_move + 1} to play: " + "  ".join(
-            f"{card_symbol(k)} {_vector(v)}" for k, v in _sorted_cards(res.cards)))
+            f"{card_symbol(k)} {vector_text(v)}" for k, v in _sorted_cards(res.cards)))
     return "\n".join(lines)
 
 

@@ -1,10 +1,13 @@
 """Output of ``kingsolve verify``: text for a player, JSON (one object a line) for scripts."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
 from ..verify import SD_MARK_CONFIDENCE, RecordReport, seats_of, slot_choices, slot_deal_shares
+from .each import vector_text
 from .text import plural, trick_line
 
 
@@ -236,9 +239,75 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                                    f"the player saw")
                     lines.append(f"          {card_symbol(m.card)}{sd.mark or ' '} single-dummy: {sd.value:+.2f}, "
                                  f"{verdict}")
+    if rep.each is not None:
+        lines.extend(_each_lines(rep))
     verdict = {"ok": "OK", "illegal": "ILLEGAL", "claim-fails": "CLAIM FAILS", "undecided": "UNDECIDED"}[_status(rep)]
     lines.append(f"  verdict: {verdict}")
     return "\n".join(lines)
+
+
+def _seats_row(v) -> str:
+    return "  ".join(f"seat {s + 1} {x:+d}" for s, x in enumerate(v)) + f"   total {sum(v):+d}"
+
+
+def _changes(p) -> str:
+    """``seat 1 -2, seat 3 +2``: what a play did to each seat against the rule's card."""
+    return ", ".join(f"seat {s + 1} {d:+d}" for s, d in enumerate(p.change) if d) or "no seat's points"
+
+
+def _each_lines(rep: RecordReport) -> list:
+    """The each-for-himself section of a record's text (``verify --model each``)."""
+    e = rep.each
+    head = f"  Each for himself (every seat playing for its own points; ties {e.tie_break}"
+    if not e.solved:
+        return [head + f"): {e.reason}"]
+    lines = [head + ("), from the first lead:" if not e.start else f"), from trick {e.start + 1}:")]
+    if e.start_note:
+        lines.append(f"    note: {e.start_note}")
+    debt = " (before the debt)" if rep.setup.bought else ""
+    lines.append(f"    equilibrium  {_seats_row(e.equilibrium)}")
+    book = "the book   " if e.book_continued is None else "book + each"
+    lines.append(f"    {book}  {_seats_row(e.book)}{debt}")
+    if e.book_continued is not None:
+        lines.append(f"    (the record stops in trick {e.book_continued + 1}: its tricks as printed, then every seat "
+                     f"playing for itself)")
+    departed = e.departures
+    if e.equal:
+        lines.append("    the book's result is the each-for-himself outcome")
+    else:
+        lines.append("    the book's result is not the each-for-himself outcome: "
+                     + (f"{plural(len(departed), 'play')} lost its player points" if departed else
+                        "no play lost its player points; seats indifferent between cards chose otherwise than "
+                        "the tie rule" if e.plays else "see the plays (--no-marks left them out)"))
+    if e.ties:
+        lines.append("    the equilibrium depends on the tie rule (an indifferent seat's card changed the others' "
+                     "points): " + "; ".join(f"trick {t} seat {s + 1} {card_symbol(x)}" for t, s, x in e.ties))
+    else:
+        lines.append("    no tie on the equilibrium line")
+    if not e.plays:
+        return lines
+    n = rep.setup.variant.n_seats
+    seats, winners = seats_of(rep.setup, rep.reading.cards)
+    lines.append("  Play (each for himself: every seat's points after the card, all playing for themselves "
+                 "afterwards; ? the player's own points fell, ~ a tie: its points kept, the others' changed):")
+    by_trick = {}
+    for p in e.plays:
+        by_trick.setdefault(p.trick, []).append(p)
+    for t, ps in by_trick.items():
+        k = (t - 1) * n
+        shown = [card_symbol(x) for x in rep.reading.cards[k:k + n]]
+        for p in ps:
+            shown[p.index - k] += "?" if p.departed else "~" if p.change != (0,) * n else ""
+        lines.append("    " + trick_line(t, seats[k] + 1, shown, winners[t - 1] + 1 if t - 1 < len(winners) else None))
+        for p in ps:
+            best = "/".join(card_symbol(x) for x in p.best_cards)
+            if p.departed:
+                lines.append(f"          {card_symbol(p.card)}? seat {p.seat}: {vector_text(p.vector)}, best {best} "
+                             f"{vector_text(p.best)}: loses {p.loss}; {_changes(p)}")
+            elif p.change != (0,) * n:
+                lines.append(f"          {card_symbol(p.card)}~ seat {p.seat}: {vector_text(p.vector)}, the "
+                             f"{e.tie_break} rule's card {vector_text(p.best)}: its own points kept; {_changes(p)}")
+    return lines
 
 
 def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
@@ -314,7 +383,27 @@ def to_dict(rep: RecordReport, max_completions: int = 20) -> dict:
                      **({"single_dummy": _single(m.single)} if m.single is not None else {})} for m in rep.marks]
     out["marks_over"] = {"deals": rep.analysed_layouts, "of": rep.marks_of, "sampled": rep.marks_sampled,
                          "agreeing_with_claims": rep.marks_from_claims}
+    out["model"] = rep.model
+    if rep.each is not None:
+        out["each"] = each_dict(rep.each)
     return out
+
+
+def each_dict(e) -> dict:
+    """The each-for-himself part of a record's JSON (``verify --model each``)."""
+    if not e.solved:
+        return {"tie_break": e.tie_break, "solved": False, "reason": e.reason}
+    return {
+        "tie_break": e.tie_break, "solved": True, "from_trick": e.start + 1, "note": e.start_note,
+        "equilibrium": list(e.equilibrium), "total": e.total, "book": list(e.book),
+        "book_continued_from": None if e.book_continued is None else e.book_continued + 1,
+        "equal": e.equal, "tie": bool(e.ties),
+        "ties": [{"trick": t, "seat": s + 1, "card": card_str(x)} for t, s, x in e.ties],
+        "line": [card_str(x) for x in e.line],
+        "plays": [{"trick": p.trick, "seat": p.seat, "card": card_str(p.card), "vector": list(p.vector),
+                   "best": list(p.best), "best_cards": [card_str(x) for x in p.best_cards], "loss": p.loss,
+                   "departed": p.departed, "change": list(p.change), "tie": p.tie} for p in e.plays],
+    }
 
 
 def _single(sd) -> dict:
@@ -326,3 +415,45 @@ def _single(sd) -> dict:
 
 def to_json(rep: RecordReport, max_completions: int = 20) -> str:
     return json.dumps(to_dict(rep, max_completions), ensure_ascii=False)
+
+
+EACH_CSV_FIELDS = (["source", "line", "variant", "contract", "trump", "tie_break", "status", "reason", "from_trick"]
+                   + [f"equilibrium_seat{k}" for k in range(1, 5)] + ["total"]
+                   + [f"book_seat{k}" for k in range(1, 5)] + ["book_continued_from", "equal", "tie",
+                                                               "trick", "seat", "card", "departed", "loss"]
+                   + [f"seat{k}" for k in range(1, 5)] + ["best_cards"] + [f"best_seat{k}" for k in range(1, 5)]
+                   + ["play_tie"])
+
+
+def each_csv_header() -> str:
+    return _csv_line(EACH_CSV_FIELDS)
+
+
+def _csv_line(row) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(row)
+    return buf.getvalue().rstrip("\n")
+
+
+def _four(v) -> list:
+    return (list(v) if v is not None else []) + [""] * (4 - (len(v) if v is not None else 0))
+
+
+def each_csv_rows(rep: RecordReport) -> str:
+    """``verify --model each -F csv``: a row a play analysed (the record's
+    fields repeated on each), or one row for a record with no plays."""
+    setup, e = rep.setup, rep.each
+    yn = lambda b: "" if b is None else "yes" if b else "no"  # noqa: E731
+    head = [rep.rec.source, rep.rec.line, setup.variant.id, setup.contract.name, _trump(rep) or "",
+            e.tie_break if e is not None else "", _status(rep)]
+    if e is None or not e.solved:
+        reason = e.reason if e is not None else "the play cannot be replayed (see the text report)"
+        return _csv_line(head + [reason] + [""] * (len(EACH_CSV_FIELDS) - len(head) - 1))
+    rec_part = head + ["", e.start + 1, *_four(e.equilibrium), e.total, *_four(e.book),
+                       "" if e.book_continued is None else e.book_continued + 1, yn(e.equal), yn(bool(e.ties))]
+    if not e.plays:
+        return _csv_line(rec_part + [""] * (len(EACH_CSV_FIELDS) - len(rec_part)))
+    return "\n".join(_csv_line(rec_part + [p.trick, p.seat, card_str(p.card), yn(p.departed), p.loss,
+                                           *_four(p.vector), " ".join(card_str(x) for x in p.best_cards),
+                                           *_four(p.best), yn(p.tie)])
+                     for p in e.plays)

@@ -54,11 +54,13 @@ from ..engine import Position, replay
 from ..errors import IllegalPlayError, InvalidRulesError, KingsolveError, ParseError
 from ..kdn import Record
 from ..records import Bought, Setup, parse_bought, setup_record
+from ..reference import TIE_BREAKS
 from ..reporting.text import plural
 from ..seeds import fresh_seed
 from .analysis import SD_DEALS, SD_MARK_CONFIDENCE, analyse_plays, seats_of, single_dummy_marks, slot_choices, \
     slot_deal_shares
 from .claims import ClaimTarget, claim_target, claim_values, printed_result, settle
+from .each import EachCheck, EachPlay, each_check
 from .inference import MAX_NODES, MAX_READINGS, Failure, Reading, Slot, build_slots, cut_position, full_layout, infer
 from .report import ClaimCheck, PlayMark, RecordReport, SingleDummy
 from .sampling import CLAIM_STREAM, MARK_STREAM, MAX_CLAIM_LAYOUTS, claim_deals, default_claim_layouts
@@ -68,7 +70,7 @@ __all__ = [
     "Bought", "Setup", "parse_bought", "setup_record",
     "Slot", "Reading", "Failure", "build_slots", "infer", "full_layout", "cut_position", "MAX_READINGS", "MAX_NODES",
     "ClaimTarget", "claim_target", "printed_result", "settle", "claim_values", "Solvers",
-    "PlayMark", "SingleDummy", "ClaimCheck", "RecordReport",
+    "PlayMark", "SingleDummy", "ClaimCheck", "RecordReport", "EachCheck", "EachPlay", "each_check", "MODELS",
     "CLAIM_STREAM", "MARK_STREAM", "MAX_CLAIM_LAYOUTS", "default_claim_layouts",
     "SD_MARK_CONFIDENCE", "SD_DEALS", "single_dummy_marks", "analyse_plays", "seats_of", "slot_choices",
     "slot_deal_shares",
@@ -78,12 +80,13 @@ __all__ = [
 DEFAULT_MAX_COMPLETIONS = 20
 MAX_COUNTED = 2_000         # readings whose deals are counted
 DEFAULT_ANALYSIS_LAYOUTS = 12
+MODELS = ("coalition", "each")
 
 
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
                   solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
                   claim_layouts: int | None = None, proof: bool = False, seed: int | None = None,
-                  single_dummy: int = 0) -> RecordReport:
+                  single_dummy: int = 0, model: str = "coalition", tie_break: str = "neutral") -> RecordReport:
     """Verify one record (see the package docstring).  ParseError when the
     record cannot be played at all (a missing tag, too many cards, a bad claim).
 
@@ -94,9 +97,21 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     in only some of the possible deals counts as failed.  ``solver``: a
     :class:`~kingsolve.solver.Solver` to use (default: one of the size
     :func:`~kingsolve.solver.solver_for` gives).  Ctrl-C while the claims are
-    checked keeps the deals finished (``interrupted``)."""
+    checked keeps the deals finished (``interrupted``).
+
+    ``model``: ``"coalition"`` marks each play by its seat's value against
+    all the others; ``"each"`` sets the record against every seat playing for
+    itself (``rep.each``, :func:`kingsolve.verify.each.each_check`, the tie
+    rule ``tie_break``; ``marks`` then says whether every play is graded)."""
+    if model not in MODELS:
+        raise InvalidRulesError(f"model {model!r} is not one of {', '.join(MODELS)}")
+    if tie_break not in TIE_BREAKS:
+        raise InvalidRulesError(f"tie-break {tie_break!r} is not one of {', '.join(TIE_BREAKS)}")
+    if single_dummy and model == "each":
+        raise InvalidRulesError("single-dummy marks grade a seat's value against the others (--model coalition), "
+                                "not the each-for-himself outcome")
     setup = setup_record(rec, variant)
-    rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof)
+    rep = RecordReport(rec, setup, notes=list(setup.notes), proof=proof, model=model)
     rep.seed = fresh_seed() if seed is None else int(seed)
     if single_dummy and not marks:
         raise InvalidRulesError("single-dummy marks go with the double-dummy marks (drop --no-marks)")
@@ -116,7 +131,9 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     extra0 = _shown_deal(rep, use_match)
     if not _replay(rep, setup, extra0):
         return rep
-    if marks:
+    if model == "each":
+        rep.each = each_check(rep, setup, tie_break, plays=marks)
+    elif marks:
         _mark_plays(rep, setup, solvers, analysis_layouts, use_match)
     if single_dummy:
         _single_dummy(rep, setup, single_dummy)

@@ -129,6 +129,8 @@ class RecordReport:
     single_samples: int = 0                            # deals a play of the single-dummy marks (0: none)
     single_deals: int = 0                              # deals whose hands they are over (1: the deal is known)
     marks_deals: list = field(default_factory=list)    # the deals (unseen cards' shares) the marks are over
+    model: str = "coalition"                           # the marks' model: "coalition" or "each" (for himself)
+    each: object = None                                # EachCheck (kingsolve.verify.each) with model "each"
 
     @property
     def sampled(self) -> bool:
