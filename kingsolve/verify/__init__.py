@@ -57,8 +57,8 @@ from ..records import Bought, Setup, parse_bought, setup_record
 from ..reference import TIE_BREAKS
 from ..reporting.text import plural
 from ..seeds import fresh_seed
-from .analysis import SD_DEALS, SD_MARK_CONFIDENCE, analyse_plays, seats_of, single_dummy_marks, slot_choices, \
-    slot_deal_shares
+from .analysis import (SD_DEALS, SD_MARK_CONFIDENCE, analyse_plays, seats_of, single_dummy_marks, slot_choices,
+                       slot_deal_shares)
 from .claims import ClaimTarget, claim_target, claim_values, printed_result, settle
 from .each import EachCheck, EachPlay, each_check
 from .inference import MAX_NODES, MAX_READINGS, Failure, Reading, Slot, build_slots, cut_position, full_layout, infer
