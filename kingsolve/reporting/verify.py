@@ -276,8 +276,9 @@ def _each_lines(rep: RecordReport) -> list:
         lines.append("    the book's result is the each-for-himself outcome")
     else:
         lines.append("    the book's result is not the each-for-himself outcome: "
-                     + (f"{plural(len(departed), 'play')} lost its player points" if departed else
-                        "no play lost its player points; seats indifferent between cards chose otherwise than "
+                     + (f"{plural(len(departed), 'play')} lost {'its' if len(departed) == 1 else 'their'} player's points"
+                        if departed else
+                        "no play lost its player's points; seats indifferent between cards chose otherwise than "
                         "the tie rule" if e.plays else "see the plays (--no-marks left them out)"))
     if e.ties:
         lines.append("    the equilibrium depends on the tie rule (an indifferent seat's card changed the others' "

@@ -76,7 +76,7 @@ class EachPlay:
 
     @property
     def departed(self) -> bool:
-        """The play lost its player points against playing for himself."""
+        """The play lost its player's points against playing for himself."""
         return self.loss > 0
 
     @property
