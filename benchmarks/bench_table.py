@@ -73,7 +73,8 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
     med = statistics.median(per_layout) * 1e3
     total = sum(sum(v) for v in per_contract.values())
     top = sorted(per_contract.items(), key=lambda kv: -sum(kv[1]))[:5]
-    nodes_text = f"{statistics.median(nodes) / 1e3:.0f}k nodes" if nodes else f"{jobs} threads"
+    nodes_text = (f"{statistics.median(nodes) / 1e3:.0f}k nodes, {sum(nodes) // runs:,} over the layouts"
+                  if nodes else f"{jobs} threads")
     print(f"{vid} table: {len(contracts)} contracts x {variant.n_seats} seats, {n_layouts} layouts: "
           f"median {med:.1f} ms per table (min {min(per_layout) * 1e3:.1f}, max {max(per_layout) * 1e3:.1f}); "
           f"{nodes_text}")
