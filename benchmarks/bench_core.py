@@ -145,7 +145,7 @@ def main(argv=None) -> None:
                                          king_penalty_contract(4, 13), args.runs, search_for(13)),
     }
     # The 4-seat 13-card penalty deals take from milliseconds to minutes per seat
-    # (one seat of the first deal: ~100 s), so they run only when asked for.
+    # (benchmarks/README.md), so they run only when asked for.
     names = args.only or [k for k in sets if k != "bench_king13"]
     print(f"{'deal set':22} {'solves':>6} {'ks ms':>9} {'DDS ms':>9} {'ratio':>7} {'per deal':>8} "
           f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7} {'tnodes':>7} {'nodes':>11}")

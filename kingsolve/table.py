@@ -169,7 +169,7 @@ def row_links(rules) -> tuple[list, list]:
     """For the rules of a table's rows in order: each row's parts among the
     rows before it (:func:`find_parts`) and the earlier row that is the same
     game (:func:`find_same`), each point list and normal form worked out once
-    (the pairwise calls took 2.4 ms a ru4 table, this takes 0.7 ms)."""
+    (the pairwise calls cost a ru4 table three times as long: benchmarks/README.md)."""
     signed = [_signed(r) for r in rules]
     forms = [_normal_form(r)[0] for r in rules]
     parts = [_parts_of(signed[i], signed[:i]) for i in range(len(rules))]
