@@ -83,30 +83,33 @@ def run_in_lanes(n_tasks: int, work, solvers, *, ready=None, pick=None, fill=Non
 
     def lane_main(lane):
         solver = solvers[lane]
-        while True:
-            with cond:
-                i = take(lane)
-            if i is None:
-                return
-            try:
+        i = None
+        try:
+            while True:
+                with cond:
+                    i = take(lane)
+                if i is None:
+                    return
                 if solver is None:
                     solver = new_solver()
                 r = work(solver, i, results)
-            except KeyboardInterrupt as err:   # its search was stopped
                 with cond:
-                    stopped[i] = err if isinstance(err, SearchInterrupted) else SearchInterrupted()
-                    halt[0] = True
+                    results[i] = r
+                    done[0] += 1
                     cond.notify_all()
-                return
-            except BaseException as err:   # noqa: B036 -- raised in the calling thread
-                with cond:
-                    failed.append(err)
-                    halt[0] = True
-                    cond.notify_all()
-                return
+                i = None
+        except KeyboardInterrupt as err:   # its search was stopped
             with cond:
-                results[i] = r
-                done[0] += 1
+                if i is None:
+                    failed.append(err)     # (not in a search: from ready or pick)
+                else:
+                    stopped[i] = err if isinstance(err, SearchInterrupted) else SearchInterrupted()
+                halt[0] = True
+                cond.notify_all()
+        except BaseException as err:   # noqa: B036 -- raised in the calling thread
+            with cond:
+                failed.append(err)
+                halt[0] = True
                 cond.notify_all()
 
     n_lanes = max(1, min(len(solvers), len(todo)))

@@ -110,3 +110,11 @@ def test_a_stopped_lane_stops_the_run_keeping_what_finished():
     err = info.value
     assert (err.low, err.high, err.side, err.also) == (-40, -10, (2,), [])
     assert err.finished == [0, 1, None, None, None, None]
+
+
+def test_an_error_in_the_choice_of_a_task_is_raised_in_the_caller_not_a_hang():
+    def pick(ready, lane):
+        raise LookupError("no choice")
+
+    with pytest.raises(LookupError, match="no choice"):
+        run_in_lanes(3, lambda solver, i, results: i, [1, 2], pick=pick)
