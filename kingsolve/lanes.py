@@ -160,12 +160,18 @@ def run_in_lanes(n_tasks: int, work, solvers, *, ready=None, pick=None, fill=Non
 
 
 def _stop(threads, halt, cond) -> None:
-    # no more tasks; the lanes' searches stopped and the lanes joined
-    from .solver import stop_lanes
+    # No more tasks; the lanes' searches stopped (abort_searches: the lanes
+    # never see Ctrl-C themselves), the lanes joined, then searches allowed again.
+    from .solver import abort_searches
     with cond:
         halt[0] = True
         cond.notify_all()
-    stop_lanes(threads)
+    abort_searches(True)
+    try:
+        for th in threads:
+            th.join()
+    finally:
+        abort_searches(False)
 
 
 def _interrupted(results: list, stopped: dict) -> SearchInterrupted:

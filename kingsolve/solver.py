@@ -74,18 +74,6 @@ def solver_for(hand_size: int, tt_log2: int | None = None, lanes: int = 1) -> "S
     return Solver(default_tt_log2(hand_size, lanes), default_max_tt_log2(hand_size, lanes))
 
 
-def stop_lanes(threads) -> None:
-    """Stop the searches of worker ``threads`` (lanes, which never see Ctrl-C
-    themselves) and wait for them: :func:`abort_searches`, the joins, then
-    searches allowed again."""
-    abort_searches(True)
-    try:
-        for th in threads:
-            th.join()
-    finally:
-        abort_searches(False)
-
-
 def abort_searches(stop: bool = True) -> None:
     """Make every search running in this process (in any thread) stop within
     milliseconds and raise KeyboardInterrupt, until called again with
