@@ -4,8 +4,8 @@ from ..bid import ROLES, analyse
 from ..layout import parse_hand
 from ..reporting import bid as report
 from ..reporting.text import plural
-from .common import (PLOT_PATH, TT_SIZE_BYTES, TT_SIZE_DEFAULT, InputError, default_jobs, known_option, output_options, progress_option,
-                     run_sampled, seat_option, variant_options)
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_option, output_options, progress_option,
+                     run_sampled, seat_option, tt_size_default, variant_options)
 
 
 @click.command()
@@ -49,7 +49,7 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, TT_SIZE_DEFAULT, InputError, defa
               help="Also draw the trick distribution of every game to FILE.png.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size per solver: {TT_SIZE_BYTES} (default: as solve sizes one table — "
-                   f"{TT_SIZE_DEFAULT}; a size given is fixed).")
+                   f"{tt_size_default(False)}; a size given is fixed).")
 @output_options
 @progress_option
 def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, scheduler,

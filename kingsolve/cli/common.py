@@ -227,9 +227,11 @@ def show_progress(flag) -> bool:
 TT_SIZE_BYTES = "about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits)"
 
 
-def _tt_size_default(lanes: bool) -> str:
-    # The default table size in words, from the one policy (solver.solver_for);
-    # `lanes`: the command's --jobs are threads sharing one memory budget.
+def tt_size_default(lanes: bool) -> str:
+    """The default table size in words, from the one policy
+    (:func:`kingsolve.solver.solver_for`), for ``--tt-size``'s help; ``lanes``:
+    the command's ``--jobs`` are threads sharing one memory budget.  Called by
+    the commands that search (it loads the native core; ``rules`` must not)."""
     from ..solver import DEFAULT_MAX_TT_LOG2, DEFAULT_TT_LOG2, SHORT_DEAL, default_max_tt_log2, default_tt_log2
     short = f"{default_tt_log2(SHORT_DEAL)} for hands of up to {SHORT_DEAL} cards"
     if lanes:
@@ -239,12 +241,6 @@ def _tt_size_default(lanes: bool) -> str:
         long += (f" (the threads of --jobs share that: one power of two less for each doubling, "
                  f"{default_max_tt_log2(SHORT_DEAL + 1, 2)} each with --jobs 2)")
     return f"{short}; {long}"
-
-
-TT_SIZE_DEFAULT = _tt_size_default(False)
-"""The default table size of one solver, in words (``--tt-size`` help)."""
-TT_SIZE_DEFAULT_LANES = _tt_size_default(True)
-"""The same for a command whose ``--jobs`` are threads (``solve``, ``table``)."""
 
 
 def default_jobs() -> int:

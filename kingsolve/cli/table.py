@@ -5,8 +5,8 @@ from ..layout import Layout, parse_seat
 from ..reporting import table as report
 from ..reporting.text import plural
 from ..table import ReferenceSolver, make_table, parse_contracts
-from .common import (PLOT_PATH, TT_SIZE_BYTES, TT_SIZE_DEFAULT_LANES, InputError, default_jobs, emit, output_options, progress_option,
-                     show_progress, time_limit_option, variant_options)
+from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
+                     show_progress, time_limit_option, tt_size_default, variant_options)
 
 
 @click.command()
@@ -18,7 +18,7 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, TT_SIZE_DEFAULT_LANES, InputError
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: {TT_SIZE_DEFAULT_LANES}; a size given is "
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: {tt_size_default(True)}; a size given is "
                    "fixed).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
