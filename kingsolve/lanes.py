@@ -141,6 +141,10 @@ def run_in_lanes(n_tasks: int, work, solvers, *, ready=None, pick=None, fill=Non
                     on_result(i, results[i])
             if over:
                 break
+        if not failed:
+            for th in threads:
+                while th.is_alive():
+                    th.join(POLL)      # (a stopped run waits for its other lanes)
     except KeyboardInterrupt:
         # Ctrl-C in this thread: the lanes never see the signal, so their
         # searches are told to stop
@@ -152,8 +156,6 @@ def run_in_lanes(n_tasks: int, work, solvers, *, ready=None, pick=None, fill=Non
     if failed:
         _stop(threads, halt, cond)
         raise failed[0]
-    for th in threads:
-        th.join()
     if stopped:
         raise _interrupted(results, stopped)     # abort_searches, called from elsewhere
     return results
