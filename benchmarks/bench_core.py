@@ -11,7 +11,9 @@ the per-deal median over the runs), DDS's median on the same deals, the ratio
 kingsolve / DDS of those medians, the median over the deals of the per-deal
 ratio, search nodes per second, the table hit rate, and the ratio of
 trick-start positions searched (kingsolve's trick_nodes / DDS's own node count,
-which counts the same thing).  bench_bridge13_40 is the first 40 deals of the
+which counts the same thing), and the search nodes of one run over the set (the
+steady measure: a change to the search's cost shows there, whatever the load).
+bench_bridge13_40 is the first 40 deals of the
 13-card seed (its first 12 are bench_bridge13): with 12 deals the two medians
 can fall on different deals, far apart.
 """
@@ -37,7 +39,7 @@ from kingsolve.solver import default_max_tt_log2, default_tt_log2  # noqa: E402
 
 def time_kingsolve(search: Search, jobs, runs: int):
     """jobs: list of (config, hands, leader, side); returns (per-job medians, nodes/s, hit rate,
-    per-job trick_nodes)."""
+    per-job trick_nodes, search nodes of one run over the jobs)."""
     per_job = [[] for _ in jobs]
     trick_nodes = [0] * len(jobs)
     nodes = hits = probes = 0
@@ -56,7 +58,8 @@ def time_kingsolve(search: Search, jobs, runs: int):
             hits += search.tt_hits
             probes += search.tt_probes
             trick_nodes[i] = search.trick_nodes
-    return [statistics.median(x) for x in per_job], nodes / total_t, hits / max(probes, 1), trick_nodes
+    return ([statistics.median(x) for x in per_job], nodes / total_t, hits / max(probes, 1), trick_nodes,
+            nodes // runs)
 
 
 def time_dds(jobs, runs: int):
@@ -83,7 +86,7 @@ def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, 
         want = dds_tricks(hands, leader, trump)
         assert got == want, f"{name}: kingsolve {got} != DDS {want} for {hands} leader {leader} trump {trump}"
         jobs.append((config, hands, leader, side))
-    ks, nps, hit, ks_tn = time_kingsolve(search, jobs, runs)
+    ks, nps, hit, ks_tn, n_nodes = time_kingsolve(search, jobs, runs)
     dds = time_dds(deals, runs)
     dds_tn = [dds_trick_nodes(*d) for d in deals]
     ks_ms = statistics.median(ks) * 1e3
@@ -91,7 +94,7 @@ def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, 
     return dict(name=name, solves=len(jobs), ks_ms=ks_ms, dds_ms=dds_ms, ratio=ks_ms / dds_ms,
                 deal_ratio=statistics.median(a / b for a, b in zip(ks, dds)),
                 ks_total=sum(ks) * 1e3, dds_total=sum(dds) * 1e3, nps=nps, hit=hit,
-                tn_ratio=sum(ks_tn) / sum(dds_tn))
+                tn_ratio=sum(ks_tn) / sum(dds_tn), nodes=n_nodes)
 
 
 def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int], config, runs: int,
@@ -103,11 +106,11 @@ def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int
         leader = rng.randrange(n_seats)
         for seat in range(n_seats):
             jobs.append((config, hands, leader, 1 << seat))
-    ks, nps, hit, _ = time_kingsolve(search, jobs, runs)
+    ks, nps, hit, _, n_nodes = time_kingsolve(search, jobs, runs)
     ks_ms = statistics.median(ks) * 1e3
     nan = float("nan")
     return dict(name=label or name, solves=len(jobs), ks_ms=ks_ms, dds_ms=nan, ratio=nan, deal_ratio=nan,
-                ks_total=sum(ks) * 1e3, dds_total=nan, nps=nps, hit=hit, tn_ratio=nan)
+                ks_total=sum(ks) * 1e3, dds_total=nan, nps=nps, hit=hit, tn_ratio=nan, nodes=n_nodes)
 
 
 def main(argv=None) -> None:
@@ -142,15 +145,15 @@ def main(argv=None) -> None:
                                          king_penalty_contract(4, 13), args.runs, search_for(13)),
     }
     # The 4-seat 13-card penalty deals take from milliseconds to minutes per seat
-    # (one seat of the first deal: ~100 s), so they run only when asked for.
+    # (benchmarks/README.md), so they run only when asked for.
     names = args.only or [k for k in sets if k != "bench_king13"]
     print(f"{'deal set':22} {'solves':>6} {'ks ms':>9} {'DDS ms':>9} {'ratio':>7} {'per deal':>8} "
-          f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7} {'tnodes':>7}")
+          f"{'ks total':>10} {'DDS total':>10} {'Mnodes/s':>9} {'TT hit':>7} {'tnodes':>7} {'nodes':>11}")
     for name in names:
         r = sets[name]()
         print(f"{r['name']:22} {r['solves']:6d} {r['ks_ms']:9.3f} {r['dds_ms']:9.3f} {r['ratio']:7.2f} "
               f"{r['deal_ratio']:8.2f} {r['ks_total']:10.1f} {r['dds_total']:10.1f} {r['nps'] / 1e6:9.2f} "
-              f"{r['hit']:7.1%} {r['tn_ratio']:7.2f}", flush=True)
+              f"{r['hit']:7.1%} {r['tn_ratio']:7.2f} {r['nodes']:11,d}", flush=True)
 
 
 if __name__ == "__main__":

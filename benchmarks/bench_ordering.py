@@ -21,9 +21,8 @@ table`` counted too).  king52: seat 1 in each chosen contract (its
 seconds to minutes a round.
 
 The product's build leaves the memo out of the search's innermost loop (the
-same nodes; ru4, two tables: 2.454G -> 2.449G instructions under callgrind),
-so this needs the build above; rebuild without the variable (``--force``)
-afterwards.
+same nodes, fewer instructions: benchmarks/README.md), so this needs the
+build above; rebuild without the variable (``--force``) afterwards.
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Benchmarks of whole King tables and of single king52 contracts.
 
     python benchmarks/bench_table.py [--layouts 10] [--runs 3] [--only ru4 ua3 king52] [--jobs N]
+    python benchmarks/bench_table.py --only king52-table --layouts 2 --jobs 2 [--time-limit S]
 
 ru4 and ua3: ``make_table`` over every contract and trump of the variant (the rows
 ``kingsolve table`` prints), every seat against the rest, the first seat on lead,
@@ -14,6 +15,10 @@ each solve on an empty table of the product's default (growing in long
 searches); median per contract over the layouts, and the largest the main
 table grew to.
 
+king52-table: whole king52 tables on ``--jobs`` lanes (``kingsolve table -V
+king52 -j 2``): the time of each and the peak resident memory (issue 31: within
+1 GB with two lanes).
+
 Random layouts come from fixed seeds (numpy SeedSequence), so every run times the
 same deals.
 """
@@ -25,6 +30,8 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+
+import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
 
@@ -73,7 +80,8 @@ def bench_tables(vid: str, n_layouts: int, runs: int, tt_log2: int | None = None
     med = statistics.median(per_layout) * 1e3
     total = sum(sum(v) for v in per_contract.values())
     top = sorted(per_contract.items(), key=lambda kv: -sum(kv[1]))[:5]
-    nodes_text = f"{statistics.median(nodes) / 1e3:.0f}k nodes" if nodes else f"{jobs} threads"
+    nodes_text = (f"{statistics.median(nodes) / 1e3:.0f}k nodes, {sum(nodes) // runs:,} over the layouts"
+                  if nodes else f"{jobs} threads")
     print(f"{vid} table: {len(contracts)} contracts x {variant.n_seats} seats, {n_layouts} layouts: "
           f"median {med:.1f} ms per table (min {min(per_layout) * 1e3:.1f}, max {max(per_layout) * 1e3:.1f}); "
           f"{nodes_text}")
@@ -131,11 +139,32 @@ def bench_king52(n_layouts: int, runs: int, names, time_limit: float | None = No
               + (f" (each stopped at {time_limit:g} s)" if time_limit else ""), flush=True)
 
 
+def bench_king52_tables(n_layouts: int, jobs: int, time_limit: float | None = None) -> None:
+    """Whole king52 tables (every contract, every seat) as ``kingsolve table -V
+    king52 -j JOBS`` solves them, one after the other in this process: the time
+    of each, its cells left an interval by the time limit, and the peak
+    resident memory of the process so far (the lanes' tables at their largest)."""
+    import resource
+    variant = get_variant("king52")
+    for k, lay in enumerate(layouts(variant, n_layouts)):
+        t0 = time.perf_counter()
+        table = make_table(lay, variant, leader=0, jobs=jobs, time_limit=time_limit)
+        took = time.perf_counter() - t0
+        cells = [v for r in table.rows for v in r.values]
+        inexact = sum(isinstance(v, Interval) for v in cells)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024     # kB on Linux
+        print(f"king52 table, layout {k}, {jobs} lanes: {took:.1f} s, {len(cells) - inexact} of {len(cells)} cells "
+              f"exact" + (f" (each cell stopped at {time_limit:g} s)" if time_limit else "")
+              + f"; peak resident memory so far {peak:.0f} MB", flush=True)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--layouts", type=int, default=10)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--only", nargs="*", default=["ru4", "ua3", "king52"])
+    ap.add_argument("--only", nargs="*", default=["ru4", "ua3", "king52"],
+                    help="ru4 ua3 king52, or king52-table: whole king52 tables on --jobs lanes (at least 2) "
+                         "and the peak memory")
     ap.add_argument("--contracts", nargs="*", help="king52 contract names (default: all)")
     ap.add_argument("--tt-log2", type=int, default=None,
                     help="table size for ru4/ua3 (default: what the product uses)")
@@ -146,7 +175,9 @@ def main(argv=None) -> None:
                     help="king52: stop each search after this many seconds (counted as at least that)")
     args = ap.parse_args(argv)
     for vid in args.only:
-        if vid == "king52":
+        if vid == "king52-table":
+            bench_king52_tables(args.layouts, max(args.jobs, 2), args.time_limit)
+        elif vid == "king52":
             bench_king52(args.layouts, args.runs, args.contracts, args.time_limit)
         else:
             bench_tables(vid, args.layouts, args.runs, args.tt_log2, args.jobs)

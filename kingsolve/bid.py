@@ -312,7 +312,7 @@ class RunResult:
 
 MAX_UNIT = 100
 """Most samples in a unit of work of short hands: a unit makes its own Solver
-(about 10 ms for the 2^16 table of a short hand), so units are kept large
+(its 2^16 table for a short hand is committed at once: benchmarks/README.md), so units are kept large
 enough for that to be a small part of their work."""
 
 

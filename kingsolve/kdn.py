@@ -263,195 +263,248 @@ _STOP = set(SEPARATORS) | set("(){};[].*")
 def parse_kdn(text: str, source: str = "<kdn>", strict: bool = False) -> list:
     """Every record of a KDN text.  Lenient unless ``strict``; ParseError on
     what cannot be read.  ``source`` names the file in messages."""
+    return _Reader(_normalise(text), source, strict).records()
+
+
+def _normalise(text: str) -> str:
+    # the reader's alphabet (cards.clean), Unix line ends, no byte-order mark
     text = clean(text).replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    sc = _Scanner(text, source, strict)
-    records = []
-    pos, n = 0, len(text)
-    rec = None
-    in_play = False
-    trick = None       # the play line being read
-    last_tok = None    # the last card slot of that trick
-    pending_sep = False
-    last_item_line = 0
+    return text[1:] if text.startswith("\ufeff") else text
 
-    def new_record(at):
-        nonlocal rec, in_play, trick, last_tok, pending_sep
-        rec = Record(source=source, line=sc.lc(at)[0])
-        records.append(rec)
-        in_play, trick, last_tok, pending_sep = False, None, None, False
 
-    def close_trick():
-        nonlocal trick, last_tok, pending_sep
-        trick, last_tok, pending_sep = None, None, False
+class _Reader:
+    """One parse of a KDN text: the record and the play line being read.
 
-    while pos < n:
-        ch = text[pos]
-        if ch == "\n":
-            # A blank line (only whitespace up to the next newline) ends the record.
-            nxt = text.find("\n", pos + 1)
-            seg = text[pos + 1:(nxt if nxt >= 0 else n)]
-            if rec is not None and seg.strip() == "" and nxt >= 0:
-                rec = None
-                close_trick()
-                in_play = False
-                pos = nxt
-                continue
-            pos += 1
-            continue
-        if ch.isspace():
-            pos += 1
-            continue
-        if rec is None:
-            new_record(pos)
-        line, col = sc.lc(pos)
+    :meth:`records` walks the text; each of the other methods reads one
+    construct — the blank line between records, a comment, a tag, the end
+    mark ``*``, and in the play a trick's number, a separator, the ``.`` that
+    ends a trick, a card slot — from the offset where it starts and returns
+    the offset after it."""
+
+    def __init__(self, text: str, source: str, strict: bool):
+        self.text = text
+        self.source = source
+        self.sc = _Scanner(text, source, strict)
+        self.found = []                # the records read
+        self.rec = None                # the record being read
+        self.in_play = False           # after its [Play] (or its first play line)
+        self.trick = None              # the play line being read
+        self.last_tok = None           # the last card slot of that trick
+        self.pending_sep = False       # a separator read after that slot
+        self.last_item_line = 0        # the line the last item ended on
+
+    def records(self) -> list:
+        text, n = self.text, len(self.text)
+        pos = 0
+        while pos < n:
+            ch = text[pos]
+            if ch == "\n":
+                pos = self.newline(pos)
+            elif ch.isspace():
+                pos += 1
+            else:
+                if self.rec is None:
+                    self.new_record(pos)
+                pos = self.item(pos, ch)
+        return self.found
+
+    def new_record(self, at: int) -> None:
+        self.rec = Record(source=self.source, line=self.sc.lc(at)[0])
+        self.found.append(self.rec)
+        self.in_play = False
+        self.close_trick()
+
+    def close_trick(self) -> None:
+        self.trick, self.last_tok, self.pending_sep = None, None, False
+
+    def newline(self, pos: int) -> int:
+        # A blank line (only whitespace up to the next newline) ends the record.
+        text = self.text
+        nxt = text.find("\n", pos + 1)
+        seg = text[pos + 1:(nxt if nxt >= 0 else len(text))]
+        if self.rec is not None and seg.strip() == "" and nxt >= 0:
+            self.rec = None
+            self.close_trick()
+            self.in_play = False
+            return nxt
+        return pos + 1
+
+    def item(self, pos: int, ch: str) -> int:
+        line, col = self.sc.lc(pos)
         if ch == ";":
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            c = Comment(";", text[pos + 1:end].strip(), line, col)
-            if trick is None and rec.tricks and rec.items[-1][0] == "trick" and rec.tricks[-1].ended \
-                    and last_item_line == line:
-                rec.tricks[-1].line_comments.append(c)   # "3. 8 - ♦Д - ?.   ; comment"
-            elif trick is not None:
-                trick.line_comments.append(c)
-            else:
-                rec.items.append(("comment", c, line == last_item_line))
-            pos = end
-            continue
+            return self.line_comment(pos, line, col)
         if ch in "{(":
-            close = COMMENT_OPEN[ch]
-            end = _match(text, pos, ch, close)
-            if end < 0:
-                eol = text.find("\n", pos)
-                eol = n if eol < 0 else eol
-                sc.warn(rec, pos, f"unclosed '{ch}': the comment is taken to end with its line", ch)
-                body, pos_after = text[pos + 1:eol], eol
-            else:
-                body, pos_after = text[pos + 1:end], end + 1
-            c = Comment(ch, body.strip() if ch == "(" else body, line, col)
-            if ch == "{":
-                c.text = body
-            if trick is not None:
-                (last_tok.after if last_tok is not None else trick.before).append(c)
-            else:
-                rec.items.append(("comment", c, line == last_item_line))
-            pos = pos_after
-            last_item_line = sc.lc(pos_after - 1)[0]
-            continue
+            return self.bracket_comment(pos, ch, line, col)
         if ch in ")}]":
-            sc.warn(rec, pos, f"'{ch}' without an opening bracket, ignored", ch)
-            pos += 1
-            continue
+            self.sc.warn(self.rec, pos, f"'{ch}' without an opening bracket, ignored", ch)
+            return pos + 1
         if ch == "[":
-            m = _TAG.match(text, pos)
-            if not m:
-                eol = text.find("\n", pos)
-                bad = text[pos:(eol if eol >= 0 else n)].strip()
-                raise sc.error(pos, f"cannot read the tag {bad!r} (write [Name \"value\"])", bad)
-            close_trick()
-            name, value = m.group(1), (m.group(2) or "").replace('\\"', '"').replace("\\\\", "\\")
-            if name.lower() == "play":
-                in_play = True
-            if name in rec.tags and name != "Claim":
-                if rec.tricks:
-                    raise sc.error(pos, f"[{name}] again after the play: a new record? Records are separated by "
-                                        f"a blank line", name)
-                sc.warn(rec, pos, f"tag [{name}] given twice; the last one counts", name)
-            rec.tags[name] = value
-            rec.tag_lines[name] = (line, col)
-            rec.items.append(("tag", name, value, line, col))
-            if name == "Layout" and value.strip():
-                try:
-                    rec.layout = Layout.from_str(value)
-                except InvalidLayoutError as err:
-                    raise sc.error(pos, f"[Layout]: {err}", value) from err
-            elif name == "Claim":
-                try:
-                    claim = parse_claim(value)
-                    claim.line, claim.col = line, col
-                    rec.claims.append(claim)
-                except ValueError as err:
-                    raise sc.error(pos, str(err), value) from err
-            pos = m.end()
-            last_item_line = sc.lc(pos - 1)[0]
-            continue
+            return self.tag(pos, line, col)
         if ch == "*":
-            close_trick()
-            rec.unfinished = True
-            rec.items.append(("end", "*"))
-            pos += 1
-            last_item_line = line
-            continue
-        # Play text.
-        m = _TRICK_NO.match(text, pos)
-        if m and (trick is None or sc.line_start(pos)):
-            number = int(m.group(1))
-            expected = len(rec.tricks) + 1
-            # Mid-trick, a number at the start of a line opens the next trick
-            # only if it is the expected one ("9." there may be a card and '.').
-            if trick is None or number == expected:
-                if not in_play:
-                    sc.warn(rec, pos, "play line before [Play]; read as play", m.group(0))
-                    in_play = True
-                if number != expected:
-                    again = " (a new record? Records are separated by a blank line)" if number == 1 else ""
-                    sc.warn(rec, pos, f"trick numbered {number}, expected {expected}{again}", m.group(0))
-                trick = Trick(number, line, col)
-                rec.tricks.append(trick)
-                rec.items.append(("trick", trick))
-                last_tok, pending_sep = None, False
-                pos = m.end()
-                last_item_line = line
-                continue
+            return self.end_mark(pos, line)
+        return self.play(pos, ch, line, col)
+
+    def line_comment(self, pos: int, line: int, col: int) -> int:
+        text, rec, trick = self.text, self.rec, self.trick
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        c = Comment(";", text[pos + 1:end].strip(), line, col)
+        if trick is None and rec.tricks and rec.items[-1][0] == "trick" and rec.tricks[-1].ended \
+                and self.last_item_line == line:
+            rec.tricks[-1].line_comments.append(c)   # "3. 8 - ♦Д - ?.   ; comment"
+        elif trick is not None:
+            trick.line_comments.append(c)
+        else:
+            rec.items.append(("comment", c, line == self.last_item_line))
+        return end
+
+    def bracket_comment(self, pos: int, ch: str, line: int, col: int) -> int:
+        text = self.text
+        end = _match(text, pos, ch, COMMENT_OPEN[ch])
+        if end < 0:
+            eol = text.find("\n", pos)
+            eol = len(text) if eol < 0 else eol
+            self.sc.warn(self.rec, pos, f"unclosed '{ch}': the comment is taken to end with its line", ch)
+            body, pos_after = text[pos + 1:eol], eol
+        else:
+            body, pos_after = text[pos + 1:end], end + 1
+        c = Comment(ch, body.strip() if ch == "(" else body, line, col)
+        if self.trick is not None:
+            (self.last_tok.after if self.last_tok is not None else self.trick.before).append(c)
+        else:
+            self.rec.items.append(("comment", c, line == self.last_item_line))
+        self.last_item_line = self.sc.lc(pos_after - 1)[0]
+        return pos_after
+
+    def tag(self, pos: int, line: int, col: int) -> int:
+        text, rec, sc = self.text, self.rec, self.sc
+        m = _TAG.match(text, pos)
+        if not m:
+            eol = text.find("\n", pos)
+            bad = text[pos:(eol if eol >= 0 else len(text))].strip()
+            raise sc.error(pos, f"cannot read the tag {bad!r} (write [Name \"value\"])", bad)
+        self.close_trick()
+        name, value = m.group(1), (m.group(2) or "").replace('\\"', '"').replace("\\\\", "\\")
+        if name.lower() == "play":
+            self.in_play = True
+        if name in rec.tags and name != "Claim":
+            if rec.tricks:
+                raise sc.error(pos, f"[{name}] again after the play: a new record? Records are separated by "
+                                    f"a blank line", name)
+            sc.warn(rec, pos, f"tag [{name}] given twice; the last one counts", name)
+        rec.tags[name] = value
+        rec.tag_lines[name] = (line, col)
+        rec.items.append(("tag", name, value, line, col))
+        self.tag_value(pos, name, value, line, col)
+        self.last_item_line = sc.lc(m.end() - 1)[0]
+        return m.end()
+
+    def tag_value(self, pos: int, name: str, value: str, line: int, col: int) -> None:
+        # what the record holds of a [Layout] or a [Claim] beside its text
+        rec = self.rec
+        if name == "Layout" and value.strip():
+            try:
+                rec.layout = Layout.from_str(value)
+            except InvalidLayoutError as err:
+                raise self.sc.error(pos, f"[Layout]: {err}", value) from err
+        elif name == "Claim":
+            try:
+                claim = parse_claim(value)
+                claim.line, claim.col = line, col
+                rec.claims.append(claim)
+            except ValueError as err:
+                raise self.sc.error(pos, str(err), value) from err
+
+    def end_mark(self, pos: int, line: int) -> int:
+        self.close_trick()
+        self.rec.unfinished = True
+        self.rec.items.append(("end", "*"))
+        self.last_item_line = line
+        return pos + 1
+
+    def play(self, pos: int, ch: str, line: int, col: int) -> int:
+        m = _TRICK_NO.match(self.text, pos)
+        if m and (self.trick is None or self.sc.line_start(pos)):
+            after = self.trick_number(m, pos, line, col)
+            if after is not None:
+                return after
         if ch in SEPARATORS:
-            if trick is None:
-                sc.warn(rec, pos, f"{ch!r} outside a play line, ignored", ch)
-            elif pending_sep or last_tok is None:
-                # "8♦- (comment) - Д": two separators around a comment are one.
-                if not (last_tok is not None and last_tok.after) and last_tok is not None:
-                    sc.warn(rec, pos, "an empty card slot between two separators (write '?' for a lost card)", ch)
-            pending_sep = True
-            pos += 1
-            continue
+            return self.separator(pos, ch)
         if ch == ".":
-            if trick is None:
-                sc.warn(rec, pos, "'.' outside a play line, ignored", ch)
-            else:
-                trick.ended = True
-                close_trick()
-                last_item_line = line
-            pos += 1
-            continue
+            return self.full_stop(pos, line)
+        return self.card_slot(pos, ch, line, col)
+
+    def trick_number(self, m, pos: int, line: int, col: int) -> int | None:
+        # "N." opening a trick; None when it is read as something else
+        rec, sc = self.rec, self.sc
+        number = int(m.group(1))
+        expected = len(rec.tricks) + 1
+        # Mid-trick, a number at the start of a line opens the next trick
+        # only if it is the expected one ("9." there may be a card and '.').
+        if self.trick is not None and number != expected:
+            return None
+        if not self.in_play:
+            sc.warn(rec, pos, "play line before [Play]; read as play", m.group(0))
+            self.in_play = True
+        if number != expected:
+            again = " (a new record? Records are separated by a blank line)" if number == 1 else ""
+            sc.warn(rec, pos, f"trick numbered {number}, expected {expected}{again}", m.group(0))
+        self.open_trick(number, line, col)
+        self.last_item_line = line
+        return m.end()
+
+    def open_trick(self, number: int, line: int, col: int) -> None:
+        self.trick = Trick(number, line, col)
+        self.rec.tricks.append(self.trick)
+        self.rec.items.append(("trick", self.trick))
+        self.last_tok, self.pending_sep = None, False
+
+    def separator(self, pos: int, ch: str) -> int:
+        if self.trick is None:
+            self.sc.warn(self.rec, pos, f"{ch!r} outside a play line, ignored", ch)
+        elif self.pending_sep or self.last_tok is None:
+            # "8♦- (comment) - Д": two separators around a comment are one.
+            if self.last_tok is not None and not self.last_tok.after:
+                self.sc.warn(self.rec, pos, "an empty card slot between two separators (write '?' for a lost card)",
+                             ch)
+        self.pending_sep = True
+        return pos + 1
+
+    def full_stop(self, pos: int, line: int) -> int:
+        if self.trick is None:
+            self.sc.warn(self.rec, pos, "'.' outside a play line, ignored", ".")
+        else:
+            self.trick.ended = True
+            self.close_trick()
+            self.last_item_line = line
+        return pos + 1
+
+    def card_slot(self, pos: int, ch: str, line: int, col: int) -> int:
         # A card slot: up to the next separator, bracket, comment or end of trick.
+        text, rec, sc = self.text, self.rec, self.sc
         end = pos
-        while end < n and text[end] not in _STOP and text[end] != "\n":
+        while end < len(text) and text[end] not in _STOP and text[end] != "\n":
             end += 1
         raw = text[pos:end].rstrip()
         if end == pos:   # a character no rule above takes: never loop on it
             sc.warn(rec, pos, f"unexpected {ch!r}, ignored", ch)
-            pos += 1
-            continue
-        if trick is None:
-            if not in_play and rec.tricks == []:
+            return pos + 1
+        if self.trick is None:
+            if not self.in_play and rec.tricks == []:
                 sc.warn(rec, pos, f"text outside a tag or play line, ignored: {raw!r}", raw)
-                pos = end
-                continue
+                return end
             # A play line without its number: continue as the next trick.
-            sc.warn(rec, pos, f"card text {raw!r} outside a numbered play line; read as trick {len(rec.tricks) + 1}", raw)
-            trick = Trick(len(rec.tricks) + 1, line, col)
-            rec.tricks.append(trick)
-            rec.items.append(("trick", trick))
-            last_tok, pending_sep = None, False
-        if last_tok is not None and not pending_sep:
+            sc.warn(rec, pos, f"card text {raw!r} outside a numbered play line; read as trick {len(rec.tricks) + 1}",
+                    raw)
+            self.open_trick(len(rec.tricks) + 1, line, col)
+        if self.last_tok is not None and not self.pending_sep:
             sc.warn(rec, pos, f"no separator before {raw!r}", raw)
         for tok in _slot_tokens(raw, line, col, rec, sc, pos):
-            trick.tokens.append(tok)
-            last_tok = tok
-        pending_sep = False
-        pos = end
-        last_item_line = line
-    return records
+            self.trick.tokens.append(tok)
+            self.last_tok = tok
+        self.pending_sep = False
+        self.last_item_line = line
+        return end
 
 
 def _match(text: str, pos: int, open_ch: str, close_ch: str) -> int:

@@ -42,43 +42,36 @@ def default_tt_log2(hand_size: int, lanes: int = 1) -> int:
     measured slower or no faster on whole ru4 and ua3 tables), 2^20 for a
     long one, 13-card hands (about 147 MB: long searches need the room).  A
     table solved on ``lanes`` > 1 threads gives each its own Solver for a
-    share of the seats: 2^15 there for short hands (ru4 and ua3, ten tables
-    on two threads: medians 55 -> 50 ms and 42 -> 38 ms; 2^14 was slower on
-    ru4)."""
+    share of the seats: 2^15 there for short hands (faster on whole ru4 and
+    ua3 tables, 2^14 slower on ru4: benchmarks/README.md), and for long ones
+    no more than the lane's share of the growth (:func:`default_max_tt_log2`)."""
     if long_deal(hand_size):
-        return DEFAULT_TT_LOG2
+        return min(DEFAULT_TT_LOG2, default_max_tt_log2(hand_size, lanes))
     return 15 if lanes > 1 else 16
 
 
-def default_max_tt_log2(hand_size: int) -> int | None:
+def default_max_tt_log2(hand_size: int, lanes: int = 1) -> int | None:
     """How far a table of :func:`default_tt_log2` may grow when a long search
-    fills it: to 2^22 entries for 13-card hands, with twice the index by exact
-    position (about 700 MB at most, and a quarter more for each lone seat's
-    duck table), where the penalty contracts' searches run to hundreds of
-    millions of positions; None (never) for shorter hands, whose searches do
-    not fill 2^16."""
-    return DEFAULT_MAX_TT_LOG2 if long_deal(hand_size) else None
+    fills it: for 13-card hands, where the penalty contracts' searches run to
+    hundreds of millions of positions, to 2^22 entries with twice the index by
+    exact position (about 700 MB at most, and a quarter more for each lone
+    seat's duck table) — one budget for all the ``lanes`` of a command, so
+    each of them grows to its share: a power of two less for each doubling
+    of the lanes (2^21 each for two lanes); None (never) for shorter hands,
+    whose searches do not fill 2^16."""
+    if not long_deal(hand_size):
+        return None
+    return DEFAULT_MAX_TT_LOG2 - (max(1, lanes) - 1).bit_length()
 
 
 def solver_for(hand_size: int, tt_log2: int | None = None, lanes: int = 1) -> "Solver":
-    """A Solver for deals of ``hand_size`` cards a hand: of ``tt_log2`` if
-    given (a fixed size, as ``--tt-size`` asks), else of the default size,
-    growing as :func:`default_max_tt_log2` allows."""
+    """A Solver for deals of ``hand_size`` cards a hand, one of ``lanes``
+    running at once: of ``tt_log2`` if given (a fixed size, as ``--tt-size``
+    asks), else of the default size, growing as :func:`default_max_tt_log2`
+    allows."""
     if tt_log2:
         return Solver(tt_log2)
-    return Solver(default_tt_log2(hand_size, lanes), default_max_tt_log2(hand_size))
-
-
-def stop_lanes(threads) -> None:
-    """Stop the searches of worker ``threads`` (lanes, which never see Ctrl-C
-    themselves) and wait for them: :func:`abort_searches`, the joins, then
-    searches allowed again."""
-    abort_searches(True)
-    try:
-        for th in threads:
-            th.join()
-    finally:
-        abort_searches(False)
+    return Solver(default_tt_log2(hand_size, lanes), default_max_tt_log2(hand_size, lanes))
 
 
 def abort_searches(stop: bool = True) -> None:
@@ -432,71 +425,23 @@ def _side_result(solver: Solver, deal: Deal, side: int, cards: bool, line: bool,
 
 def _solve_in_lanes(out: SolveResult, deal: Deal, sides: list, cards: bool, line: bool,
                     lanes: list, time_limit=None, on_start=None, on_result=None) -> SolveResult:
-    # Each lane is a thread with its own Solver that takes the next side
-    # left, in order, as soon as it is free; the results go in the order of
-    # `sides`, to on_result as soon as each and those before it are known.
-    # Ctrl-C reaches this (the calling) thread only: it tells the lanes'
-    # searches to stop (abort_searches) and waits for them.
-    import threading
-    results = [None] * len(sides)
-    said = 0                           # results handed to on_result
-    stopped = {}                       # side index -> SearchInterrupted
-    failed = []                        # the first error a lane met
-    lock = threading.Lock()
-    todo = iter(range(len(sides)))
+    # A side a task on the lanes (kingsolve.lanes), taken in order as each
+    # lane is free; the results go in the order of `sides`, to on_result as
+    # soon as each and those before it are known.
+    from .lanes import run_in_lanes
+    n = deal.rules.n_seats
 
-    def lane_main(solver):
-        while True:
-            with lock:
-                if failed:
-                    return
-                i = next(todo, None)
-            if i is None:
-                return
-            if on_start is not None:
-                on_start(_seats(sides[i], deal.rules.n_seats), solver)
-            try:
-                r = _side_result(solver, deal, sides[i], cards, line, time_limit)
-            except SearchInterrupted as err:
-                with lock:
-                    stopped[i] = err
-                return
-            except BaseException as err:   # noqa: B036 -- handed to the calling thread
-                with lock:
-                    failed.append(err)
-                return
-            results[i] = r
-
-    def interrupted():
-        # what finished, and what was proven of each side a lane was solving
-        out.results = [r for r in results if r is not None]
-        halted = [stopped[i] for i in sorted(stopped)] or [SearchInterrupted()]
-        first = halted[0]
-        return SearchInterrupted(first.low, first.high, side=first.side, finished=out, also=halted[1:])
-
-    threads = [threading.Thread(target=lane_main, args=(s,), daemon=True)
-               for s in lanes[:len(sides)]]
-    for th in threads:
-        th.start()
-    def tell():
-        nonlocal said
-        while said < len(sides) and results[said] is not None:
-            if on_result is not None:
-                on_result(out, results[said])
-            said += 1
+    def work(solver, i, results):
+        if on_start is not None:
+            on_start(_seats(sides[i], n), solver)
+        return _side_result(solver, deal, sides[i], cards, line, time_limit)
 
     try:
-        for th in threads:
-            while th.is_alive():
-                th.join(0.05)          # timed, so that Ctrl-C is seen here at once
-                tell()
-        tell()
-    except BaseException:
-        stop_lanes(threads)
-        raise interrupted() from None
-    if failed:
-        raise failed[0]
-    if stopped:
-        raise interrupted()            # abort_searches, called from elsewhere
-    out.results = results
+        out.results = run_in_lanes(len(sides), work, lanes,
+                                   on_result=None if on_result is None else lambda i, r: on_result(out, r))
+    except SearchInterrupted as err:
+        # what finished, and what was proven of each side a lane was solving
+        out.results = [r for r in err.finished if r is not None]
+        err.finished = out
+        raise
     return out

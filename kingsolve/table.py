@@ -169,7 +169,7 @@ def row_links(rules) -> tuple[list, list]:
     """For the rules of a table's rows in order: each row's parts among the
     rows before it (:func:`find_parts`) and the earlier row that is the same
     game (:func:`find_same`), each point list and normal form worked out once
-    (the pairwise calls took 2.4 ms a ru4 table, this takes 0.7 ms)."""
+    (the pairwise calls cost a ru4 table three times as long: benchmarks/README.md)."""
     signed = [_signed(r) for r in rules]
     forms = [_normal_form(r)[0] for r in rules]
     parts = [_parts_of(signed[i], signed[:i]) for i in range(len(rules))]
@@ -279,114 +279,57 @@ def _interrupted(err: KeyboardInterrupt, table: Table) -> SearchInterrupted:
 
 def _make_table_threads(table, chosen, rules, parts, same, lead, new_solver, jobs, progress,
                         time_limit=None) -> Table:
-    # Every (row, seat) cell is one task, and at most `jobs` run at once,
+    # Every (row, seat) cell is a task on `jobs` lanes (kingsolve.lanes),
     # except in a row that is an earlier row's game at another scale (same):
-    # it is filled from that row when its turn comes to be reported.  A
-    # cell of a row with parts waits for the parts' cells of its seat (its
-    # guess); once it may run it goes before the other cells (those rows,
-    # erajlash, are the longest: started last they would run alone at the
-    # end).  Rows are reported in order, as each completes.
-    # Each of the `jobs` lanes is a thread with its own Solver that runs one
-    # cell at a time and picks its next cell itself, under the lock, as soon
-    # as it is free (handing each cell out from this thread cost a lane
-    # 0.12 ms a cell waiting: 7% of a ru4 table on two threads).
-    # Lane k keeps to the seats s with s % jobs == k while it has one ready:
-    # a seat's tables (its main-table entries and its duck solver's, see
-    # Search._set_duck) stay warm across its rows, as in one Solver; a lane
-    # with none of its own ready takes another seat's cell rather than wait.
-    import threading
-
-    from .solver import Deal, deadline_after, stop_lanes, timed_value
+    # it is filled from that row when its turn comes to be reported (a later
+    # row may take it as a part: on two-card hands no-last-two is no-tricks,
+    # a part of erajlash).  A cell of a row with parts waits for the parts'
+    # cells of its seat (its guess); once it may run it goes before the
+    # other cells (those rows, erajlash, are the longest: started last they
+    # would run alone at the end).  Rows are reported in order, as each
+    # completes.  Lane k keeps to the seats s with s % jobs == k while it has
+    # one ready (_next_cell): a seat's tables (its main-table entries and its
+    # duck solver's, see Search._set_duck) stay warm across its rows, as in
+    # one Solver; a lane with none of its own ready takes another seat's cell
+    # rather than wait.
+    from .lanes import run_in_lanes
+    from .solver import Deal, deadline_after, timed_value
     n = table.variant.n_seats
-    solved = [0]                       # cells the lanes finished (progress)
-    cells = [[None] * n for _ in chosen]
-    left = [0 if same[i] is not None else n for i in range(len(chosen))]
-    todo = [(i, seat) for i in range(len(chosen)) for seat in range(n) if left[i]]
-    cond = threading.Condition()
-    failed = []                        # the first error a lane met
 
-    def can_run(cell):
-        i, seat = cell
-        return parts[i] is None or all(cells[k][seat] is not None for k in parts[i])
+    def cell_of(t):
+        return divmod(t, n)
 
-    def take(lane):
-        # under the lock: the lane's next cell and its guess, or None when
-        # nothing is left for it (or a lane failed); waits while every cell
-        # left waits for a running one
-        while not failed and todo:
-            cell = _next_cell([c for c in todo if can_run(c)], lane, jobs, parts)
-            if cell is not None:
-                todo.remove(cell)
-                i, seat = cell
-                guess = None if parts[i] is None else guess_from_parts(
-                    rules[i], [(rules[k], (cells[k][seat],)) for k in parts[i]])[0]
-                return i, seat, guess
-            cond.wait()
-        return None
+    def ready(t, results):
+        i, seat = cell_of(t)
+        return parts[i] is None or all(results[k * n + seat] is not None for k in parts[i])
 
-    def lane_main(lane):
-        solver = None
-        try:
-            while True:
-                with cond:
-                    job = take(lane)
-                if job is None:
-                    return
-                i, seat, guess = job
-                if solver is None:
-                    solver = new_solver()
-                v = timed_value(solver, Deal.from_layout(chosen[i], table.layout, lead), 1 << seat, guess,
-                                deadline_after(time_limit))
-                with cond:
-                    cells[i][seat] = v
-                    left[i] -= 1
-                    solved[0] += 1
-                    cond.notify_all()
-        except BaseException as e:     # noqa: B036 -- handed to the calling thread
-            with cond:
-                failed.append(e)
-                cond.notify_all()
+    def pick(ready_tasks, lane):
+        i, seat = _next_cell([cell_of(t) for t in ready_tasks], lane, jobs, parts)
+        return i * n + seat
 
-    threads = [threading.Thread(target=lane_main, args=(k,), daemon=True) for k in range(jobs)]
-    for th in threads:
-        th.start()
-    done_rows = 0
-    told = 0                           # cells reported to progress
+    def work(solver, t, results):
+        i, seat = cell_of(t)
+        guess = None if parts[i] is None else guess_from_parts(
+            rules[i], [(rules[k], (results[k * n + seat],)) for k in parts[i]])[0]
+        return timed_value(solver, Deal.from_layout(chosen[i], table.layout, lead), 1 << seat, guess,
+                           deadline_after(time_limit))
 
-    def tell(k):
-        nonlocal told
-        if progress is not None and k:
-            progress(k)
-        told += k
+    def filled(i, seat):
+        j = same[i]
+        return lambda results: rescale(rules[j], (results[j * n + seat],), rules[i])[0]
 
-    try:
-        while done_rows < len(chosen):
-            with cond:
-                while not failed and left[done_rows] != 0:
-                    cond.wait(0.25)    # timed, so that Ctrl-C is seen here at once
-                    tell(solved[0] - told)
-                if failed:
-                    raise failed[0]
-                j = same[done_rows]
-                if j is not None:
-                    # a later row may take this one as a part (on two-card
-                    # hands no-last-two is no-tricks, a part of erajlash)
-                    cells[done_rows] = list(rescale(rules[j], tuple(cells[j]), rules[done_rows]))
-                    solved[0] += n
-                    cond.notify_all()
-                tell(solved[0] - told)
-            table.rows.append(TableRow(chosen[done_rows], tuple(cells[done_rows])))
-            done_rows += 1
-    except BaseException:
-        # Ctrl-C (or an error) in this thread: the lanes never see the signal,
-        # so tell their searches to stop rather than wait for them
-        with cond:
-            failed.append(KeyboardInterrupt())
-            cond.notify_all()
-        stop_lanes(threads)
-        raise
-    for th in threads:
-        th.join()
+    cells = [None] * (len(chosen) * n)
+
+    def on_result(t, v):
+        # a row is reported as its last cell is
+        cells[t] = v
+        i, seat = cell_of(t)
+        if seat == n - 1:
+            table.rows.append(TableRow(chosen[i], tuple(cells[i * n:t + 1])))
+
+    fill = {i * n + seat: filled(i, seat) for i in range(len(chosen)) if same[i] is not None for seat in range(n)}
+    run_in_lanes(len(chosen) * n, work, [None] * jobs, ready=ready, pick=pick, fill=fill,
+                 on_result=on_result, on_progress=progress, new_solver=new_solver)
     return table
 
 

@@ -266,6 +266,28 @@ def test_default_tables_grow_only_for_13_card_hands():
     assert solver_for(10, lanes=2)._search.max_tt_log2 == 15
 
 
+def test_lanes_share_one_memory_budget_for_13_card_hands():
+    """issue 31: a king52 table on two lanes passed 1 GB, each lane's table
+    growing to 2^22 on its own.  The lanes of a command share what one Solver
+    may grow to: a power of two less a lane for each doubling of the lanes,
+    never more than the lane's share at the start either; short hands never
+    grow; a size given stays fixed."""
+    from kingsolve.solver import default_max_tt_log2, default_tt_log2, solver_for
+    assert [default_max_tt_log2(13, k) for k in (1, 2, 3, 4, 5, 8)] == [22, 21, 20, 20, 19, 19]
+    assert [default_tt_log2(13, k) for k in (1, 2, 4, 8)] == [20, 20, 20, 19]
+    assert default_max_tt_log2(8, 2) is None and default_tt_log2(8, 2) == 15
+    lane = solver_for(13, lanes=2)._search
+    assert (lane.tt_log2, lane.max_tt_log2) == (20, 21)
+    assert solver_for(13, 18, lanes=2)._search.max_tt_log2 == 18
+    # two lanes grown to their limit hold what one Solver grown to its limit holds
+    one, two = solver_for(13)._search, solver_for(13, lanes=2)._search
+    while one.grow_table():
+        pass
+    while two.grow_table():
+        pass
+    assert 2 * two.table_bytes == one.table_bytes
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory read from /proc (Linux)")
 def test_short_deals_table_is_committed_at_once_and_a_long_one_page_by_page():
     """A table of 32 MB or less (the short deals' default, 2**16: about 9 MB)

@@ -5,7 +5,7 @@ from ..layout import parse_hand
 from ..reporting import bid as report
 from ..reporting.text import plural
 from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_option, output_options, progress_option,
-                     run_sampled, seat_option, variant_options)
+                     run_sampled, seat_option, tt_size_default, variant_options)
 
 
 @click.command()
@@ -48,8 +48,8 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_o
 @click.option("--plot", "plot_path", type=PLOT_PATH, default=None, metavar="FILE.png",
               help="Also draw the trick distribution of every game to FILE.png.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size per solver: {TT_SIZE_BYTES} (default: as solve — 16 for hands of "
-                   "up to 10 cards; 20 for 13, growing up to 22; a size given is fixed).")
+              help=f"Transposition table size per solver: {TT_SIZE_BYTES} (default: as solve sizes one table — "
+                   f"{tt_size_default(False)}; a size given is fixed).")
 @output_options
 @progress_option
 def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, scheduler,

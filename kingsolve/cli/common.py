@@ -227,6 +227,22 @@ def show_progress(flag) -> bool:
 TT_SIZE_BYTES = "about 140 x 2^N bytes (175 x 2^N in penalty contracts with point cards in several suits)"
 
 
+def tt_size_default(lanes: bool) -> str:
+    """The default table size in words, from the one policy
+    (:func:`kingsolve.solver.solver_for`), for ``--tt-size``'s help; ``lanes``:
+    the command's ``--jobs`` are threads sharing one memory budget.  Called by
+    the commands that search (it loads the native core; ``rules`` must not)."""
+    from ..solver import DEFAULT_MAX_TT_LOG2, DEFAULT_TT_LOG2, SHORT_DEAL, default_max_tt_log2, default_tt_log2
+    short = f"{default_tt_log2(SHORT_DEAL)} for hands of up to {SHORT_DEAL} cards"
+    if lanes:
+        short += f", {default_tt_log2(SHORT_DEAL, 2)} a thread with --jobs 2 or more"
+    long = f"{DEFAULT_TT_LOG2} for 13, growing up to {DEFAULT_MAX_TT_LOG2} as a long search fills it"
+    if lanes:
+        long += (f" (the threads of --jobs share that: one power of two less for each doubling, "
+                 f"{default_max_tt_log2(SHORT_DEAL + 1, 2)} each with --jobs 2)")
+    return f"{short}; {long}"
+
+
 def default_jobs() -> int:
     """The cores this process may run on (what ``--jobs 0`` means)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

@@ -10,7 +10,7 @@ from ..reporting import solve as report
 from ..solver import solver_for, solver_lanes, solve as solve_layout
 from .progress import SolveProgress
 from .common import (TT_SIZE_BYTES, InputError, TextFile, contract_options, default_jobs, output_options,
-                     progress_option, show_progress, time_limit_option, variant_options)
+                     progress_option, show_progress, time_limit_option, tt_size_default, variant_options)
 
 
 def _layouts(layout, file, variant, contract, leader):
@@ -66,7 +66,8 @@ def _layouts(layout, file, variant, contract, leader):
 @click.option("--cards", "show_cards", is_flag=True, help="The value of every legal card of the seat to move.")
 @click.option("--line", "show_line", is_flag=True, help="An optimal line of play.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: {tt_size_default(True)}; a size given is "
+                   "fixed).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many seats at once, in threads, each with its own table (0: every core). "
                    "Same results for any value.")

@@ -5,7 +5,8 @@ from ..seeds import fresh_seed
 from ..stats import make_sink, make_spec, peek_seed, run_stats, summarise
 from ..table import parse_contracts
 from .common import (
-    PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress, variant_options,
+    PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress,
+    tt_size_default, variant_options,
 )
 
 
@@ -38,7 +39,7 @@ from .common import (
               help="Deals per task and per write (default: up to 25, about 4 tasks a job).")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size 2^N of each worker, fixed: {TT_SIZE_BYTES}. Default: as solve "
-                   "sizes it (2^16 up to ten cards a hand; 2^20 growing to 2^22 for 13-card hands).")
+                   f"sizes one table ({tt_size_default(False)}).")
 @progress_option
 @output_options
 def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, scheduler, leader, hand_size,

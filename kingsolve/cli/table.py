@@ -7,7 +7,7 @@ from ..reporting.text import plural
 from ..reference import ReferenceSolver
 from ..table import make_table, parse_contracts
 from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option,
-                     show_progress, time_limit_option, variant_options)
+                     show_progress, time_limit_option, tt_size_default, variant_options)
 
 
 @click.command()
@@ -19,7 +19,8 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, o
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", type=PLOT_PATH,
               help="Also draw the grid as a heatmap.")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
-              help=f"Transposition table size: {TT_SIZE_BYTES} (default: 16 for hands of up to 10 cards, 15 with --jobs 2 or more; 20 for 13, growing up to 22 as a long search fills it; a size given is fixed).")
+              help=f"Transposition table size: {TT_SIZE_BYTES} (default: {tt_size_default(True)}; a size given is "
+                   "fixed).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=1, show_default=True,
               help="Solve this many cells at once, in threads (0: every core). Same table for any value.")
 @click.option("--reference", "use_reference", is_flag=True,
