@@ -246,9 +246,11 @@ class Plan:
     tasks: tuple
     tt_log2: int | None = None
 
-    def solver(self):
+    def solver(self, lanes: int = 1):
+        """A Solver of the plan's size, one of ``lanes`` processes solving at
+        once (they share the memory budget, :func:`kingsolve.solver.solver_for`)."""
         from .solver import solver_for
-        return solver_for(self.knowledge.variant.hand_size, self.tt_log2)
+        return solver_for(self.knowledge.variant.hand_size, self.tt_log2, lanes)
 
 
 def capped_tricks(solver, contract: Contract, deal, side: int, cap: int) -> int:
@@ -263,16 +265,16 @@ def capped_tricks(solver, contract: Contract, deal, side: int, cap: int) -> int:
     return 0
 
 
-def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None) -> np.ndarray:
+def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None, lanes: int = 1) -> np.ndarray:
     """Tricks (stop − start, n_tasks) of samples ``start`` … ``stop − 1``: every
     task on every sampled deal, with ``solver`` (default: a new one of the
-    plan's size)."""
+    plan's size, one of ``lanes`` processes at once)."""
     from .solver import Deal
     variant = plan.knowledge.variant
     deals = sample_range(plan.knowledge, seed, start, stop)
     size = len(deals)
     hands = [tuple(int(h) for h in row) for row in deals]
-    solver = solver if solver is not None else plan.solver()
+    solver = solver if solver is not None else plan.solver(lanes)
     out = np.zeros((size, len(plan.tasks)), dtype=np.int16)
     contracts = {}
 
@@ -407,7 +409,7 @@ def _run_pool(plan, samples, seed, jobs, finished) -> None:
     pool = StoppablePool(jobs)
     try:
         _drive(_units(samples, unit_size(plan, samples, jobs)),
-               lambda u: pool.submit(solve_range, plan, seed, u[0], u[1]),
+               lambda u: pool.submit(solve_range, plan, seed, u[0], u[1], None, jobs),
                lambda pending: cf.wait(pending, return_when=cf.FIRST_COMPLETED)[0],
                2 * jobs, finished)
     except KeyboardInterrupt:

@@ -96,24 +96,26 @@ def deal_layout(spec: StatsSpec, k: int) -> Layout:
     return Layout(random_deal(spec.variant, spec.seed, k, spec.hand_size), 0)
 
 
-def make_solver(spec: StatsSpec):
+def make_solver(spec: StatsSpec, lanes: int = 1):
     """A Solver for the run's deals, sized as ``solve`` sizes its own
     (:func:`kingsolve.solver.solver_for`: 13-card hands get a table that
-    grows, ``--tt-size`` a fixed one)."""
+    grows, ``--tt-size`` a fixed one), one of ``lanes`` processes solving at
+    once (they share the memory budget)."""
     from .solver import solver_for
-    return solver_for(spec.hand_size, spec.tt_log2)
+    return solver_for(spec.hand_size, spec.tt_log2, lanes)
 
 
-def solve_deals(spec: StatsSpec, deals, solver=None) -> list[dict]:
+def solve_deals(spec: StatsSpec, deals, solver=None, lanes: int = 1) -> list[dict]:
     """The rows of deals ``deals`` (indices): deal × contract × seat, with
     ``solver`` (default: a new one, :func:`make_solver`; a Solver is not
     thread-safe, so each caller passes its own).  Runs in a worker (a
     process of the pool, or a Dask worker: one Solver a chunk) or in the
-    single process (one Solver for the run)."""
+    single process (one Solver for the run); ``lanes``: the processes
+    solving at once, for the new Solver's share of memory."""
     from .solver import Deal
     v = spec.variant
     n = v.n_seats
-    solver = solver if solver is not None else make_solver(spec)
+    solver = solver if solver is not None else make_solver(spec, lanes)
     contracts = [v.contract(name, trump) for name, trump in spec.contracts]
     rows = []
     for k in deals:
@@ -428,7 +430,7 @@ def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
     from .workers import StoppablePool
     order = _InOrder(finish, progress)
     pool = StoppablePool(jobs)
-    feed = _Feeder(chunks, 4 * jobs, lambda ch: pool.submit(solve_deals, spec, ch), order)
+    feed = _Feeder(chunks, 4 * jobs, lambda ch: pool.submit(solve_deals, spec, ch, None, jobs), order)
     try:
         feed.top_up()
         while feed.running:

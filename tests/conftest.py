@@ -32,3 +32,33 @@ except ModuleNotFoundError:
 from strategies import register_profiles  # noqa: E402
 
 register_profiles()
+
+
+class InProcessPool:
+    """A stand-in for kingsolve.workers.StoppablePool that runs each task at
+    once in this process, so that a spy (monkeypatch) sees what a worker
+    process would do."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+
+    def submit(self, fn, *args):
+        import concurrent.futures as cf
+        fut = cf.Future()
+        fut.set_result(fn(*args))
+        return fut
+
+    def stop(self):
+        pass
+
+    def shutdown(self):
+        pass
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def in_process_pool():
+    """:class:`InProcessPool`, the class (to monkeypatch in for StoppablePool)."""
+    return InProcessPool

@@ -370,3 +370,22 @@ def test_king52_full_hands_warn_of_their_cost(monkeypatch):
     assert "warning: king52 with 13 cards a hand" in r.stderr and "12 searches" in r.stderr
     r = run("stats", "-V", "king52", "-C", "no-king", "--deals", 3, "--hand-size", 8)
     assert "warning" not in r.stderr
+
+
+def test_worker_processes_share_the_memory_budget(monkeypatch, in_process_pool):
+    # issue 31 §4: with --jobs J each worker's Solver is one of J solving at once, so its table may grow
+    # to its share only (solver_for's lanes), as table -j's threads do
+    import kingsolve.solver as solver_mod
+    import kingsolve.workers as workers_mod
+    seen = []
+    real = solver_mod.solver_for
+
+    def spy(hand_size, tt_log2=None, lanes=1):
+        seen.append(lanes)
+        return real(hand_size, tt_log2, lanes)
+
+    monkeypatch.setattr(solver_mod, "solver_for", spy)
+    monkeypatch.setattr(workers_mod, "StoppablePool", in_process_pool)
+    run_stats(spec(hand_size=2), 4, jobs=3, chunk_size=2)
+    assert seen and set(seen) == {3}
+    assert solver_mod.default_max_tt_log2(13, 3) < solver_mod.default_max_tt_log2(13, 1)
