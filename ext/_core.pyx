@@ -517,10 +517,11 @@ cdef class Search:
                     raise MemoryError("cannot allocate the duck table")
                 if self.max_tt_log2 > self.tt_log2:
                     s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
-                elif self.tt_log2 - DUCK_TT_SHIFT >= 4:
-                    # A table of a fixed size (short deals): its duck tables
-                    # start smaller and may grow to its own size when a run
-                    # of queries fills them.  One table's cells never do (the
+                elif not deep and self.tt_log2 - DUCK_TT_SHIFT >= 4:
+                    # A table of a fixed size, made for a short deal: its duck
+                    # tables start smaller and may grow to its own size when a
+                    # run of queries fills them (a long deal's fixed size, the
+                    # CLI's --tt-size, stays the bound it was on memory).  One table's cells never do (the
                     # ru4 / ua3 guard's nodes are unchanged), but a solver kept
                     # for hundreds of sampled deals does: advise at trick 1,
                     # 500 samples, where the duck solver answers no-tricks:
