@@ -25,7 +25,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent.parent))  # an in-place bui
 
 import numpy as np  # noqa: E402
 
-from kingsolve.advise import order_advice, play_advice  # noqa: E402
+from kingsolve.advise import drop_solvers, order_advice, play_advice  # noqa: E402
 from kingsolve.cards import cards_of  # noqa: E402
 from kingsolve.engine import Position, legal_mask, play  # noqa: E402
 from kingsolve.knowledge import random_deal, rng_for  # noqa: E402
@@ -78,6 +78,11 @@ def play_question(vid, contract_name, tricks):
 def time_runs(fn, runs):
     times, first = [], None
     for _ in range(runs):
+        # every run starts cold, as `kingsolve advise` does: the solvers of an
+        # earlier run hold its samples' answers, and forked workers inherit
+        # them (a ru4 play decision with --jobs 2 after a 1-job run took
+        # 1.4-2.5 s against 11-16 s cold, once its duck tables could grow)
+        drop_solvers()
         t0 = time.perf_counter()
         a = fn()
         times.append(time.perf_counter() - t0)

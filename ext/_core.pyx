@@ -517,6 +517,17 @@ cdef class Search:
                     raise MemoryError("cannot allocate the duck table")
                 if self.max_tt_log2 > self.tt_log2:
                     s.ducks[s.single].max_tt_log2 = max(4, self.max_tt_log2 - DUCK_TT_SHIFT)
+                elif not deep and self.tt_log2 - DUCK_TT_SHIFT >= 4:
+                    # A table of a fixed size, made for a short deal: its duck
+                    # tables start smaller and may grow to its own size when a
+                    # run of queries fills them (a long deal's fixed size, the
+                    # CLI's --tt-size, stays the bound it was on memory).  One table's cells never do (the
+                    # ru4 / ua3 guard's nodes are unchanged), but a solver kept
+                    # for hundreds of sampled deals does: advise at trick 1,
+                    # 500 samples, where the duck solver answers no-tricks:
+                    # ru4 51.29M -> 45.06M nodes, ua3 6.72M -> 5.55M; ua3
+                    # trump (the trick solver's) 1.69M -> 1.15M
+                    s.ducks[s.single].max_tt_log2 = self.tt_log2
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]
             if s.order_memo != NULL and s.duck.order_memo == NULL:
@@ -803,6 +814,11 @@ cdef class Search:
     def graded_cuts(self):
         # debug: tests settled by the lone seat's graded duck bound (duck_graded)
         return self.s.graded_cuts
+
+    @property
+    def duck_tables_log2(self):
+        """The size of each seat's duck table now (as table_log2), 0 where none was made."""
+        return tuple(self.s.ducks[i].tt_log2 if self.s.ducks[i] != NULL else 0 for i in range(MAX_SEATS))
 
     @property
     def duck_stats(self):

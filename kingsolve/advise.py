@@ -91,6 +91,13 @@ def _solver(hand_size: int):
     return s
 
 
+def drop_solvers() -> None:
+    """Forget this thread's solvers and their warm tables: the next run starts
+    cold, as in a fresh process (worker processes are forked from this one, so
+    they would inherit them too).  For benchmarks timing repeated runs."""
+    _SOLVERS.__dict__.pop("by_size", None)
+
+
 def solve_samples(plan: Plan, start: int, stop: int) -> np.ndarray:
     """The values (stop − start, width) of samples ``start``..``stop − 1``."""
     know = plan.observation.knowledge

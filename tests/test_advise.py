@@ -10,7 +10,7 @@ import pytest
 
 from kingsolve import reference
 from kingsolve.advise import (
-    BLIND_SPOT, advise_record, order_advice, order_table, order_types, paired_p_better, play_advice, play_table,
+    BLIND_SPOT, _solver, advise_record, drop_solvers, order_advice, order_table, order_types, paired_p_better, play_advice, play_table,
 )
 from kingsolve.cards import card_str, cards_of, parse_card
 from kingsolve.engine import Position, legal_mask, play
@@ -98,6 +98,22 @@ def test_jobs_do_not_change_the_result():
     assert np.array_equal(one.values, two.values) and one.table.equals(two.table)
     again = play_advice(UA3, con, seat, hands[seat], played=cards, samples=20, seed=9)
     assert np.array_equal(again.values, one.values[:20])   # the first samples are the same for any count
+
+
+def test_drop_solvers_starts_the_next_run_cold():
+    """A thread keeps its solver (and its warm table) from run to run;
+    drop_solvers forgets it, so a benchmark's next run starts as a fresh
+    process does, and gives the same values."""
+    con, hands, cards, pos = _late_position(4)
+    seat = pos.to_move
+    one = play_advice(UA3, con, seat, hands[seat], played=cards, samples=10, seed=3)
+    kept = _solver(UA3.hand_size)
+    assert _solver(UA3.hand_size) is kept and kept.stats["nodes"] > 0
+    drop_solvers()
+    fresh = _solver(UA3.hand_size)
+    assert fresh is not kept and fresh.stats["nodes"] == 0
+    again = play_advice(UA3, con, seat, hands[seat], played=cards, samples=10, seed=3)
+    assert np.array_equal(again.values, one.values)
 
 
 def test_paired_probability():

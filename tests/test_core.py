@@ -524,6 +524,28 @@ def test_last_two_tricks_ask_the_duck_solver_in_short_deals():
         assert (failed + succeeded > 0) is asked
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_duck_table_of_a_fixed_size_table_grows_to_its_size(n):
+    """A table of a fixed size (short deals) gives each lone seat a duck table
+    4 times smaller, which may grow up to the table's own size when a run of
+    queries fills it (advise keeps one solver for hundreds of sampled deals,
+    where the duck solver answers no-tricks): here 2**4 growing to 2**6 over
+    40 positions of no-tricks for one seat, every value and card value the
+    oracle's; the main table is never touched and keeps its size."""
+    rnd = random.Random(31 + n)
+    rules = Rules(n, trick_points=[-1] * 8)
+    s = Search(6)
+    s.configure(*rules.args())
+    for _ in range(40):
+        hands, leader, trick = random_position(rnd, n, 4, played=rnd.randint(0, n - 1))
+        v, cv = oracle(rules, hands, leader, trick, 4, 1)
+        assert s.value(hands, leader, trick, 4, 1) == v
+        assert dict(s.card_values(hands, leader, trick, 4, 1)) == cv
+        s.check_table()
+    assert 4 < s.duck_tables_log2[0] <= 6 and s.duck_tables_log2[1:] == (0, 0, 0)
+    assert (s.table_log2, s.tt_probes) == (6, 0)
+
+
 def test_duck_game_of_a_long_deal_keeps_the_main_table():
     """In a 13-card deal the duck game is searched as any contract (the duck
     solver's smaller table made king52's no-tricks dearer): the main table is
