@@ -1,6 +1,7 @@
 """Benchmarks of the each-for-himself (max^n) search, one thread.
 
-    python benchmarks/bench_maxn.py [--layouts 5] [--runs 3] [--only ru4 ua3 king52] [--ablation]
+    python benchmarks/bench_maxn.py [--layouts 5] [--runs 3] [--only ru4 ua3 king52]
+                                    [--tie-break neutral|pessimistic] [--ablation | --nodes]
 
 ru4 and ua3: a whole deal from the first lead (seat 1), every contract and trump
 of the variant, every seat's vector (``EachSearch.value``, neutral tie rule);
@@ -17,6 +18,12 @@ table, rank equivalence, shallow pruning), summed over the layouts, on the same
 deals: endings of 6 cards a hand (without the table 5), as whole deals without
 rank equivalence take more than ten minutes a layout.  The values are checked
 equal to the full search's.
+
+--nodes: per contract, summed over the layouts (one run each: node counts do
+not depend on the machine), the nodes, the table's probes and hits, and the
+searches shallow pruning stopped (after a card / before any card or on a
+bound kept in the table), with the vector of the first layout as a check
+that a change kept the values.
 
 Random layouts come from a fixed seed, so every run times the same deals.
 """
@@ -69,24 +76,24 @@ def jobs_for(vid: str, layouts: int, size: int | None):
     return out
 
 
-def solve(es: EachSearch, args, hands):
+def solve(es: EachSearch, args, hands, tie_break: str = "neutral"):
     es.configure(*args)
     es.clear()
     es.reset_stats()
     t0 = time.perf_counter()
     c0 = time.thread_time()
-    vec = es.value(hands, 0, [], 0)
+    vec = es.value(hands, 0, [], 0, tie_break)
     return vec, (time.perf_counter() - t0, time.thread_time() - c0), es.stats
 
 
-def bench(vid: str, layouts: int, runs: int) -> None:
+def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
     es = EachSearch(18)
     per_contract = defaultdict(list)
     times, cpu, nodes, hits, probes = [], [], [], 0, 0
     for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
         ts, cs = [], []
         for _ in range(runs):
-            _, (dt, ct), st = solve(es, args, hands)
+            _, (dt, ct), st = solve(es, args, hands, tie_break)
             ts.append(dt)
             cs.append(ct)
         t = statistics.median(ts)
@@ -107,6 +114,26 @@ def bench(vid: str, layouts: int, runs: int) -> None:
 
 SWITCHES = {"no table": (False, True, True), "no rank equivalence": (True, False, True),
             "no shallow pruning": (True, True, False)}
+
+
+def nodes(vid: str, layouts: int, tie_break: str) -> None:
+    es = EachSearch(18)
+    per = defaultdict(lambda: defaultdict(int))
+    first = {}
+    for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
+        vec, _, st = solve(es, args, hands, tie_break)
+        first.setdefault(label, vec)
+        for k, x in st.items():
+            per[label][k] += x
+    total = defaultdict(int)
+    print(f"{vid} {tie_break}, {layouts} layouts: contract, nodes, table probes/hits, cuts after a card / before any card")
+    for label, st in per.items():
+        for k, x in st.items():
+            total[k] += x
+        print(f"  {label:14} {st['nodes']:13,} {st['tt_probes']:12,} {st['tt_hits']:12,} "
+              f"{st['cuts']:11,} {st['bound_cuts']:11,}  {first[label]}")
+    print(f"  {'all':14} {total['nodes']:13,} {total['tt_probes']:12,} {total['tt_hits']:12,} "
+          f"{total['cuts']:11,} {total['bound_cuts']:11,}  hit rate {total['tt_hits'] / max(total['tt_probes'], 1):.3f}")
 
 
 def ablation(vid: str, layouts: int) -> None:
@@ -137,13 +164,18 @@ def main() -> None:
     ap.add_argument("--layouts", type=int, default=5)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", nargs="*", default=["ru4", "ua3", "king52"])
-    ap.add_argument("--ablation", action="store_true")
+    ap.add_argument("--tie-break", choices=["neutral", "pessimistic"], default="neutral")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--ablation", action="store_true")
+    mode.add_argument("--nodes", action="store_true")
     a = ap.parse_args()
     for vid in a.only:
         if a.ablation:
             ablation(vid, a.layouts)
+        elif a.nodes:
+            nodes(vid, a.layouts, a.tie_break)
         else:
-            bench(vid, a.layouts, a.runs)
+            bench(vid, a.layouts, a.runs, a.tie_break)
 
 
 if __name__ == "__main__":

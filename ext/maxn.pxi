@@ -192,11 +192,27 @@ cdef inline bint mx_better(MxCtx* m, int n, int seat, int32_t* v, int v_low, int
     return v_low < best_low
 
 
-cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil:
+cdef inline bint mx_loses(int u, int low, int pbound, int ptie) noexcept nogil:
+    # Shallow pruning's test: the parent's mover takes at most u here, and the
+    # seat to move here at least low.  Sure to lose to the parent's best so
+    # far (pbound to it) when u < pbound, or when u == pbound and a tie is
+    # sure to lose: low >= ptie (see mx_search).
+    return u < pbound or (u == pbound and low >= ptie)
+
+
+cdef int mx_search(MxCtx* m, int pseat, int pbound, int ptie, int32_t* out) noexcept nogil:
     # Every seat's points from here to the end into out; returns 1.  With
     # pseat >= 0 (the seat that moved before, which has a card worth pbound
-    # to it counted from here), returns 0 as soon as this position is sure to
-    # give pseat less than that (out is then meaningless): shallow pruning.
+    # to it counted from here), returns 0 as soon as this position is sure
+    # not to replace that card as pseat's choice (out is then meaningless):
+    # shallow pruning.  pseat takes at most pos - x (x: what the seat to move
+    # here takes, at least its best so far): below pbound it loses; equal to
+    # it, a tie, lost when x >= ptie.  ptie is -VAL_INF when any tie loses
+    # (neutral rule, a card above pseat's best), VAL_INF when a tie is
+    # searched in full, and under the pessimistic rule the least x that sure
+    # to lose the tie: pseat's best leaves the others at most M, a tie wins
+    # only with every other seat below M (or at M with a lower card), and
+    # the seat here is one of the others.
     cdef Solver* s = m.s
     cdef Rules* r = &s.r
     cdef int n = r.n, seat = seat_to_move(s), nm, i, k, c, old, gain, w, pts, ti, pos, neg
@@ -206,7 +222,7 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
     cdef u64 key[6]
     cdef int32_t cv[MAX_SEATS]
     cdef int32_t best[MAX_SEATS]
-    cdef int best_low = 64, cseat, cbound
+    cdef int best_low = 64, cseat, cbound, ctie, top
     cdef bint have = False, found, closed
     cdef uint32_t meta = 0
     cdef MxEntry* e = NULL
@@ -222,7 +238,7 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
     mx_points_left(s, seat, &pos, &neg)
     if pos == 0 and neg == 0:
         return 1                   # nothing left to score: every seat 0
-    if pseat >= 0 and m.use_prune and pos < pbound:
+    if pseat >= 0 and m.use_prune and mx_loses(pos, neg, pbound, ptie):
         m.bound_cuts += 1
         return 0
     if s.np == 0 and m.use_tt:
@@ -236,7 +252,8 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
                 for k in range(n):
                     out[k] = e.v[k]
                 return 1
-            if pseat >= 0 and m.use_prune and pseat != e.lb_seat and pos - e.v[e.lb_seat] < pbound:
+            if (pseat >= 0 and m.use_prune and pseat != e.lb_seat
+                    and mx_loses(pos - e.v[e.lb_seat], e.v[e.lb_seat], pbound, ptie)):
                 m.tt_hits += 1
                 m.bound_cuts += 1
                 return 0
@@ -274,14 +291,28 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
             pts = r.trick_points[ti] + s.tpos[ti][n - 1] + s.tneg[ti][n - 1]
         cseat = -1
         cbound = 0
+        ctie = VAL_INF
         if have and m.use_prune:
             cseat = seat
             cbound = best[seat] - (pts if closed and w == seat else 0)
-            if m.tie_break == MX_NEUTRAL and ks_ctz(groups[i]) > best_low:
-                # a tie would lose to the best so far (a lower card): only
-                # more points count, the child may stop at no more than it
-                cbound += 1
-        k = mx_search(m, cseat, cbound, cv)
+            if m.tie_break == MX_NEUTRAL:
+                if ks_ctz(groups[i]) > best_low:
+                    # a tie would lose to the best so far (a lower card):
+                    # only more points count
+                    ctie = -VAL_INF
+            elif closed and w == seat:
+                pass               # the child's mover is this seat: no cut there
+            else:
+                # pessimistic: a tie loses when another seat (the child's
+                # mover, which takes the trick's points when the trick closes
+                # here) ends at or above top, the most the best so far leaves
+                # any other seat (above it, for a lower card than the best's)
+                top = -VAL_INF
+                for k in range(n):
+                    if k != seat and best[k] > top:
+                        top = best[k]
+                ctie = top - (pts if closed else 0) + (0 if ks_ctz(groups[i]) > best_low else 1)
+        k = mx_search(m, cseat, cbound, ctie, cv)
         undo_card(s, seat, c, old)
         if s.stop:
             return 1
@@ -294,7 +325,7 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
                 best[k] = cv[k]
             best_low = ks_ctz(groups[i])
             have = True
-            if pseat >= 0 and pseat != seat and m.use_prune and pos - best[seat] < pbound:
+            if pseat >= 0 and pseat != seat and m.use_prune and mx_loses(pos - best[seat], best[seat], pbound, ptie):
                 m.cuts += 1
                 if e != NULL and not s.stop:
                     for k in range(6):
@@ -340,7 +371,7 @@ cdef int mx_children(MxCtx* m, int* cards, int32_t* vecs) noexcept nogil:
         m.nodes += 1
         w = s.leader
         pts = r.trick_points[ti] + s.tpos[ti][n - 1] + s.tneg[ti][n - 1] if closed else 0
-        mx_search(m, -1, 0, cv)
+        mx_search(m, -1, 0, VAL_INF, cv)
         undo_card(s, seat, c, old)
         if s.stop:
             return 0
@@ -439,7 +470,7 @@ cdef class EachSearch:
         self._begin(hands, leader, trick, trick_index, tie_break)
         try:
             with nogil:
-                mx_search(&self.m, -1, 0, out)
+                mx_search(&self.m, -1, 0, VAL_INF, out)
             self.pos._check_stop()
         finally:
             self.pos.busy = False
