@@ -7,7 +7,9 @@ ru4 and ua3: a whole deal from the first lead (seat 1), every contract and trump
 of the variant, every seat's vector (``EachSearch.value``, neutral tie rule);
 king52: endings of 7 cards a hand (28 cards dealt from the 52, the rest already
 played), every contract and trump, seat 1 on lead.  Each solve starts on an
-empty vector table of 2^18 entries; set-up is outside the timed part.
+empty vector table of 2^18 entries (a new EachSearch, whose table grows to 2^20
+entries when a search stores more positions than it holds); set-up is outside
+the timed part.
 Reported per variant: the median over every (layout, contract) of the per-solve
 median over the runs (wall clock, and the thread's CPU time, which a loaded
 machine inflates less), the slowest contract's median, the median and total
@@ -76,9 +78,10 @@ def jobs_for(vid: str, layouts: int, size: int | None):
     return out
 
 
-def solve(es: EachSearch, args, hands, tie_break: str = "neutral"):
+def solve(args, hands, tie_break: str = "neutral", switches=(True, True, True)):
+    es = EachSearch(18)
     es.configure(*args)
-    es.clear()
+    es.techniques(*switches)
     es.reset_stats()
     t0 = time.perf_counter()
     c0 = time.thread_time()
@@ -87,13 +90,12 @@ def solve(es: EachSearch, args, hands, tie_break: str = "neutral"):
 
 
 def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
-    es = EachSearch(18)
     per_contract = defaultdict(list)
     times, cpu, nodes, hits, probes = [], [], [], 0, 0
     for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
         ts, cs = [], []
         for _ in range(runs):
-            _, (dt, ct), st = solve(es, args, hands, tie_break)
+            _, (dt, ct), st = solve(args, hands, tie_break)
             ts.append(dt)
             cs.append(ct)
         t = statistics.median(ts)
@@ -117,11 +119,10 @@ SWITCHES = {"no table": (False, True, True), "no rank equivalence": (True, False
 
 
 def nodes(vid: str, layouts: int, tie_break: str) -> None:
-    es = EachSearch(18)
     per = defaultdict(lambda: defaultdict(int))
     first = {}
     for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
-        vec, _, st = solve(es, args, hands, tie_break)
+        vec, _, st = solve(args, hands, tie_break)
         first.setdefault(label, vec)
         for k, x in st.items():
             per[label][k] += x
@@ -137,23 +138,19 @@ def nodes(vid: str, layouts: int, tie_break: str) -> None:
 
 
 def ablation(vid: str, layouts: int) -> None:
-    es = EachSearch(18)
     for name, sw in SWITCHES.items():
         size = 5 if name == "no table" else 6
         full = off = cuts = 0
         t_full = t_off = 0.0
         for label, args, hands in jobs_for(vid, layouts, size):
-            es.techniques(True, True, True)
-            ref, (dt, _), st = solve(es, args, hands)
+            ref, (dt, _), st = solve(args, hands)
             full += st["nodes"]
             cuts += st["cuts"] + st["bound_cuts"]
             t_full += dt
-            es.techniques(*sw)
-            vec, (dt, _), st = solve(es, args, hands)
+            vec, (dt, _), st = solve(args, hands, switches=sw)
             assert vec == ref, (vid, label, name, vec, ref)
             off += st["nodes"]
             t_off += dt
-        es.techniques(True, True, True)
         where = f"{size} cards a hand" if size else "whole deals"
         print(f"{vid:7} {name:20} {where:17} nodes {off:14,} against {full:12,} with it: x{off / max(full, 1):.2f}"
               f"  ({t_off:.2f} s against {t_full:.2f} s; prunings with it {cuts:,})")

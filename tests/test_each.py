@@ -182,3 +182,28 @@ def test_api_seat_base_and_refusal():
     assert res.points == tuple(x + con.seat_base for x in reference.each_value(r, Position(hands, 0)))
     with pytest.raises(OutOfReach, match="up to 9 cards"):
         solve_each(Layout(random_hands(v, random.Random(5), 10), 0), con)
+
+
+@pytest.mark.parametrize("vid,name,trump", [("ru4", "plus-boys", "default"), ("ru4", "no-girls", "default"),
+                                            ("ua3", "plus-girls", "default"), ("king52", "trump", "H")])
+def test_core_table_growth_keeps_the_values(vid, name, trump):
+    # a vector table of 2^8 entries that grows to 2^10 while the search runs
+    # (moving its entries) gives the vectors of one that never needs to
+    import random
+    v = get_variant(vid)
+    con = v.contract(name, trump)
+    r = con.deal_rules(6)
+    from kingsolve._core import EachSearch
+    rng = random.Random(f"growth-{vid}-{name}")
+    grew = False
+    for _ in range(2):
+        p = Position(random_hands(v, rng, 6), 0)
+        for tb in reference.TIE_BREAKS:
+            small, big = EachSearch(8, 10), EachSearch(16, 16)
+            for es in (small, big):
+                es.configure(r.n_seats, r.trump, r.inverted, r.card_points, r.trick_points, r.lead_restricted,
+                             r.discard_forced)
+            assert small.value(*core_args(p), tb) == big.value(*core_args(p), tb)
+            assert small.card_vectors(*core_args(p), tb) == big.card_vectors(*core_args(p), tb)
+            grew = grew or small.stats["tt_entries"] == 1 << 10
+    assert grew
