@@ -207,3 +207,19 @@ def test_core_table_growth_keeps_the_values(vid, name, trump):
             assert small.card_vectors(*core_args(p), tb) == big.card_vectors(*core_args(p), tb)
             grew = grew or small.stats["tt_entries"] == 1 << 10
     assert grew
+
+
+def test_core_pessimistic_stops_on_a_tie_it_is_sure_to_lose():
+    # ru4 plus-tricks (2 a trick).  1: ♠9 ♠8 ♠7   2: ♠10 ♦7 ♣7   3: ♠A ♥8 ♥7   4: ♠K ♥10 ♥9.
+    # Seat 3 wins the spade trick and leads a heart; seat 4 takes the last two
+    # tricks whatever seats 1 and 2 discard.  Seat 2, indifferent between ♦7
+    # and ♣7, searches ♦7 first: seat 4 ends on 4, the most any seat other than
+    # seat 2 gets.  After ♣7 (a higher card: a tie must hold the others
+    # lower to win) seat 4 leads the last trick and has 2 of it at once, 4
+    # counted from seat 2's card: the tie is lost there and the search stops
+    # -- under the pessimistic rule too (it searched on before).
+    r, p = setup("ru4", "plus-tricks", "1:987... T..7.7 A.87.. K.T9..")
+    for tb in reference.TIE_BREAKS:
+        es = core_for(r)
+        assert es.value(*core_args(p), tb) == reference.each_value(r, p, tb) == (0, 0, 2, 4)
+        assert es.stats["cuts"] >= 1, tb
