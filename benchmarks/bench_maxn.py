@@ -13,7 +13,8 @@ the timed part.
 Reported per variant: the median over every (layout, contract) of the per-solve
 median over the runs (wall clock, and the thread's CPU time, which a loaded
 machine inflates less), the slowest contract's median, the median and total
-nodes, and the table's hit rate.
+nodes, the table's hit rate, and the searches shallow pruning stopped (what
+each technique saves: --ablation).
 
 --ablation: node counts with each technique switched off in turn (the vector
 table, rank equivalence, shallow pruning), summed over the layouts, on the same
@@ -91,7 +92,7 @@ def solve(args, hands, tie_break: str = "neutral", switches=(True, True, True)):
 
 def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
     per_contract = defaultdict(list)
-    times, cpu, nodes, hits, probes = [], [], [], 0, 0
+    times, cpu, nodes, hits, probes, cuts, bound_cuts = [], [], [], 0, 0, 0, 0
     for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
         ts, cs = [], []
         for _ in range(runs):
@@ -105,13 +106,16 @@ def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
         nodes.append(st["nodes"])
         hits += st["tt_hits"]
         probes += st["tt_probes"]
+        cuts += st["cuts"]
+        bound_cuts += st["bound_cuts"]
     worst = max(per_contract, key=lambda k: statistics.median(per_contract[k]))
     size = f"{HAND[vid]} cards a hand" if HAND[vid] else "whole deal"
     print(f"{vid:7} {size:17} {len(times):4} solves  median {statistics.median(times) * 1000:8.1f} ms "
           f"(thread CPU {statistics.median(cpu) * 1000:.1f} ms)  "
           f"slowest contract {worst} {statistics.median(per_contract[worst]) * 1000:.1f} ms  "
           f"max {max(times) * 1000:.1f} ms  median nodes {statistics.median(nodes):,.0f}  "
-          f"total nodes {sum(nodes):,}  hit rate {hits / max(probes, 1):.3f}")
+          f"total nodes {sum(nodes):,}  hit rate {hits / max(probes, 1):.3f}  "
+          f"shallow cuts {cuts:,} after a card, {bound_cuts:,} before any card")
 
 
 SWITCHES = {"no table": (False, True, True), "no rank equivalence": (True, False, True),
