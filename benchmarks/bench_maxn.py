@@ -92,6 +92,7 @@ def solve(args, hands, tie_break: str = "neutral", switches=(True, True, True)):
 
 def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
     per_contract = defaultdict(list)
+    per_contract_cpu = defaultdict(list)
     times, cpu, nodes, hits, probes, cuts, bound_cuts = [], [], [], 0, 0, 0, 0
     for label, args, hands in jobs_for(vid, layouts, HAND[vid]):
         ts, cs = [], []
@@ -103,6 +104,7 @@ def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
         times.append(t)
         cpu.append(statistics.median(cs))
         per_contract[label].append(t)
+        per_contract_cpu[label].append(cpu[-1])
         nodes.append(st["nodes"])
         hits += st["tt_hits"]
         probes += st["tt_probes"]
@@ -112,7 +114,9 @@ def bench(vid: str, layouts: int, runs: int, tie_break: str) -> None:
     size = f"{HAND[vid]} cards a hand" if HAND[vid] else "whole deal"
     print(f"{vid:7} {size:17} {len(times):4} solves  median {statistics.median(times) * 1000:8.1f} ms "
           f"(thread CPU {statistics.median(cpu) * 1000:.1f} ms)  "
-          f"slowest contract {worst} {statistics.median(per_contract[worst]) * 1000:.1f} ms  "
+          f"slowest contract {worst} {statistics.median(per_contract[worst]) * 1000:.1f} ms "
+          f"(CPU {statistics.median(per_contract_cpu[worst]) * 1000:.1f} ms, worst solve "
+          f"{max(per_contract_cpu[worst]) * 1000:.1f} ms)  "
           f"max {max(times) * 1000:.1f} ms  median nodes {statistics.median(nodes):,.0f}  "
           f"total nodes {sum(nodes):,}  hit rate {hits / max(probes, 1):.3f}  "
           f"shallow cuts {cuts:,} after a card, {bound_cuts:,} before any card")
