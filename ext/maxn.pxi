@@ -208,9 +208,9 @@ cdef void mx_store(MxCtx* m, u64* key, uint32_t meta, int lb_seat, int32_t* v) n
     # Store the position (a trick's start): every seat's points (lb_seat -1),
     # or a lower bound on lb_seat's.  The slot is found again here (the
     # search below may have moved the table): the position's own entry, or
-    # the bucket's emptiest.  A table that has taken as many positions as it holds in this
-    # generation grows first (the slow whole deals store millions of
-    # positions: ru4 plus-girls 16.0M nodes at 2^18 entries, 11.7M at 2^20).
+    # the bucket's emptiest.  A table that has taken as many positions as it
+    # holds in this generation grows first (the slow whole deals store
+    # millions: ru4 plus-girls 16.0M nodes at 2^18 entries, 11.7M at 2^20).
     cdef Solver* s = m.s
     cdef bint found
     cdef MxEntry* e
@@ -269,8 +269,8 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int ptie, int32_t* out) noex
     # here takes, at least its best so far): below pbound it loses; equal to
     # it, a tie, lost when x >= ptie.  ptie is -VAL_INF when any tie loses
     # (neutral rule, a card above pseat's best), VAL_INF when a tie is
-    # searched in full, and under the pessimistic rule the least x that sure
-    # to lose the tie: pseat's best leaves the others at most M, a tie wins
+    # searched in full, and under the pessimistic rule the least x sure to
+    # lose the tie: pseat's best leaves the others at most M, a tie wins
     # only with every other seat below M (or at M with a lower card), and
     # the seat here is one of the others.
     cdef Solver* s = m.s
