@@ -27,12 +27,15 @@
 # can take at most pos - v_here from this position, pos being the positive
 # points left: the other seats' points together are at least the negative
 # points left, all the points sum to what is left.  When that is below B this
-# position cannot be p's choice, and its search stops (strictly below: a tie
-# must be searched, the tie-break looks at its whole vector) -- but under the
+# position cannot be p's choice, and its search stops (equal to B, a tie,
+# only when the tie-break is sure to go against it) -- under the
 # neutral rule a tie with a card above p's best card so far loses anyway, so
 # there the search stops at "no more than B" (and, before any card, when the
 # positive points left are no more than B: in a penalty contract a seat that
-# has found a card taking nothing more skips its higher cards).  A position
+# has found a card taking nothing more skips its higher cards).  Under the
+# pessimistic rule a tie at p's best is decided by the most any seat other
+# than p gets, and the seat to move here is such a seat: it loses when the
+# seat here already has at least that much (mx_loses, ptie).  A position
 # cut so at a trick's start is stored as a bound: the seat to move there gets
 # at least what it had found (lb_seat), which cuts again at once when the
 # position comes back under a parent whose bound it already settles.  In a penalty contract (no positive point
@@ -42,6 +45,7 @@ cdef enum:
     MX_NEUTRAL = 0
     MX_PESSIMISTIC = 1
     MX_BUCKET = 4                  # entries a bucket of the vector table
+    MX_MAX_LOG2 = 20               # the table grows up to 2^20 entries (80 MB), see mx_grow
 
 
 cdef struct MxEntry:               # 80 bytes: one position at a trick's start
@@ -58,6 +62,9 @@ cdef struct MxCtx:
     Solver* s                      # the position and the contract (see Search)
     MxEntry* table                 # the vector table, MX_BUCKET entries a bucket
     u64 bucket_mask                # buckets - 1
+    int log2                       # 2^log2 entries
+    int max_log2                   # ... at most (grown by mx_grow)
+    int64_t gen_stores             # positions stored in this generation
     uint16_t gen                   # current generation
     int tie_break                  # MX_NEUTRAL or MX_PESSIMISTIC
     bint use_tt                    # techniques, each may be switched off (benchmarks):
@@ -173,6 +180,59 @@ cdef inline MxEntry* mx_probe(MxCtx* m, u64* key, uint32_t meta, bint* found) no
     return victim
 
 
+cdef bint mx_grow(MxCtx* m) noexcept nogil:
+    # The table four times as large, the current generation's entries moved
+    # into it.  Returns False (the table unchanged) when memory is short.
+    cdef int nl = m.log2 + 2 if m.log2 + 2 <= m.max_log2 else m.max_log2
+    cdef MxEntry* old = m.table
+    cdef MxEntry* e
+    cdef MxEntry* d
+    cdef u64 i, n_old = (<u64>1) << m.log2
+    cdef bint found
+    cdef MxEntry* t = <MxEntry*>ks_table_alloc(sizeof(MxEntry) << nl, False)
+    if t == NULL:
+        return False
+    m.table = t
+    m.bucket_mask = ((<u64>1) << (nl - 2)) - 1
+    for i in range(n_old):
+        e = old + i
+        if e.gen == m.gen and e.meta != 0:
+            d = mx_probe(m, e.key, e.meta, &found)
+            d[0] = e[0]
+    ks_table_free(old, sizeof(MxEntry) << m.log2)
+    m.log2 = nl
+    return True
+
+
+cdef void mx_store(MxCtx* m, u64* key, uint32_t meta, int lb_seat, int32_t* v) noexcept nogil:
+    # Store the position (a trick's start): every seat's points (lb_seat -1),
+    # or a lower bound on lb_seat's.  The slot is found again here (the
+    # search below may have moved the table): the position's own entry, or
+    # the bucket's emptiest.  A table that has taken as many positions as it
+    # holds in this generation grows first (the slow whole deals store
+    # millions: ru4 plus-girls 16.0M nodes at 2^18 entries, 11.7M at 2^20).
+    cdef Solver* s = m.s
+    cdef bint found
+    cdef MxEntry* e
+    cdef int k
+    m.gen_stores += 1
+    if m.gen_stores > (1 << m.log2) and m.log2 < m.max_log2:
+        if mx_grow(m):
+            m.gen_stores = 0
+    e = mx_probe(m, key, meta, &found)
+    for k in range(6):
+        e.key[k] = key[k]
+    e.meta = meta
+    e.gen = m.gen
+    e.ncards = <uint8_t>ks_popcount(s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
+    e.lb_seat = lb_seat
+    if lb_seat >= 0:
+        e.v[lb_seat] = v[lb_seat]
+    else:
+        for k in range(MAX_SEATS):
+            e.v[k] = v[k] if k < s.r.n else 0
+
+
 cdef inline bint mx_better(MxCtx* m, int n, int seat, int32_t* v, int v_low, int32_t* best,
                            int best_low) noexcept nogil:
     # Does the card whose vector is v (its lowest card v_low) replace the best
@@ -192,11 +252,27 @@ cdef inline bint mx_better(MxCtx* m, int n, int seat, int32_t* v, int v_low, int
     return v_low < best_low
 
 
-cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil:
+cdef inline bint mx_loses(int u, int low, int pbound, int ptie) noexcept nogil:
+    # Shallow pruning's test: the parent's mover takes at most u here, and the
+    # seat to move here at least low.  Sure to lose to the parent's best so
+    # far (pbound to it) when u < pbound, or when u == pbound and a tie is
+    # sure to lose: low >= ptie (see mx_search).
+    return u < pbound or (u == pbound and low >= ptie)
+
+
+cdef int mx_search(MxCtx* m, int pseat, int pbound, int ptie, int32_t* out) noexcept nogil:
     # Every seat's points from here to the end into out; returns 1.  With
     # pseat >= 0 (the seat that moved before, which has a card worth pbound
-    # to it counted from here), returns 0 as soon as this position is sure to
-    # give pseat less than that (out is then meaningless): shallow pruning.
+    # to it counted from here), returns 0 as soon as this position is sure
+    # not to replace that card as pseat's choice (out is then meaningless):
+    # shallow pruning.  pseat takes at most pos - x (x: what the seat to move
+    # here takes, at least its best so far): below pbound it loses; equal to
+    # it, a tie, lost when x >= ptie.  ptie is -VAL_INF when any tie loses
+    # (neutral rule, a card above pseat's best), VAL_INF when a tie is
+    # searched in full, and under the pessimistic rule the least x sure to
+    # lose the tie: pseat's best leaves the others at most M, a tie wins
+    # only with every other seat below M (or at M with a lower card), and
+    # the seat here is one of the others.
     cdef Solver* s = m.s
     cdef Rules* r = &s.r
     cdef int n = r.n, seat = seat_to_move(s), nm, i, k, c, old, gain, w, pts, ti, pos, neg
@@ -206,10 +282,11 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
     cdef u64 key[6]
     cdef int32_t cv[MAX_SEATS]
     cdef int32_t best[MAX_SEATS]
-    cdef int best_low = 64, cseat, cbound
+    cdef int best_low = 64, cseat, cbound, ctie, top
     cdef bint have = False, found, closed
     cdef uint32_t meta = 0
     cdef MxEntry* e = NULL
+    cdef bint stored = False       # the position is one the table stores (a trick's start)
     for k in range(MAX_SEATS):
         out[k] = 0
     if s.hands[seat] == 0 or s.stop:
@@ -222,7 +299,7 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
     mx_points_left(s, seat, &pos, &neg)
     if pos == 0 and neg == 0:
         return 1                   # nothing left to score: every seat 0
-    if pseat >= 0 and m.use_prune and pos < pbound:
+    if pseat >= 0 and m.use_prune and mx_loses(pos, neg, pbound, ptie):
         m.bound_cuts += 1
         return 0
     if s.np == 0 and m.use_tt:
@@ -230,13 +307,15 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
         meta = <uint32_t>s.leader | (<uint32_t>s.trick_index << 2) | (1 << 8)
         m.tt_probes += 1
         e = mx_probe(m, key, meta, &found)
+        stored = True
         if found:
             if e.lb_seat < 0:
                 m.tt_hits += 1
                 for k in range(n):
                     out[k] = e.v[k]
                 return 1
-            if pseat >= 0 and m.use_prune and pseat != e.lb_seat and pos - e.v[e.lb_seat] < pbound:
+            if (pseat >= 0 and m.use_prune and pseat != e.lb_seat
+                    and mx_loses(pos - e.v[e.lb_seat], e.v[e.lb_seat], pbound, ptie)):
                 m.tt_hits += 1
                 m.bound_cuts += 1
                 return 0
@@ -274,14 +353,28 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
             pts = r.trick_points[ti] + s.tpos[ti][n - 1] + s.tneg[ti][n - 1]
         cseat = -1
         cbound = 0
+        ctie = VAL_INF
         if have and m.use_prune:
             cseat = seat
             cbound = best[seat] - (pts if closed and w == seat else 0)
-            if m.tie_break == MX_NEUTRAL and ks_ctz(groups[i]) > best_low:
-                # a tie would lose to the best so far (a lower card): only
-                # more points count, the child may stop at no more than it
-                cbound += 1
-        k = mx_search(m, cseat, cbound, cv)
+            if m.tie_break == MX_NEUTRAL:
+                if ks_ctz(groups[i]) > best_low:
+                    # a tie would lose to the best so far (a lower card):
+                    # only more points count
+                    ctie = -VAL_INF
+            elif closed and w == seat:
+                pass               # the child's mover is this seat: no cut there
+            else:
+                # pessimistic: a tie loses when another seat (the child's
+                # mover, which takes the trick's points when the trick closes
+                # here) ends at or above top, the most the best so far leaves
+                # any other seat (above it, for a lower card than the best's)
+                top = -VAL_INF
+                for k in range(n):
+                    if k != seat and best[k] > top:
+                        top = best[k]
+                ctie = top - (pts if closed else 0) + (0 if ks_ctz(groups[i]) > best_low else 1)
+        k = mx_search(m, cseat, cbound, ctie, cv)
         undo_card(s, seat, c, old)
         if s.stop:
             return 1
@@ -294,28 +387,15 @@ cdef int mx_search(MxCtx* m, int pseat, int pbound, int32_t* out) noexcept nogil
                 best[k] = cv[k]
             best_low = ks_ctz(groups[i])
             have = True
-            if pseat >= 0 and pseat != seat and m.use_prune and pos - best[seat] < pbound:
+            if pseat >= 0 and pseat != seat and m.use_prune and mx_loses(pos - best[seat], best[seat], pbound, ptie):
                 m.cuts += 1
-                if e != NULL and not s.stop:
-                    for k in range(6):
-                        e.key[k] = key[k]
-                    e.meta = meta
-                    e.gen = m.gen
-                    e.ncards = <uint8_t>ks_popcount(s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
-                    e.lb_seat = seat
-                    e.v[seat] = best[seat]
+                if stored and not s.stop:
+                    mx_store(m, key, meta, seat, best)
                 return 0
     for k in range(n):
         out[k] = best[k]
-    if e != NULL:
-        for k in range(6):
-            e.key[k] = key[k]
-        e.meta = meta
-        e.gen = m.gen
-        e.ncards = <uint8_t>ks_popcount(s.hands[0] | s.hands[1] | s.hands[2] | s.hands[3])
-        for k in range(MAX_SEATS):
-            e.v[k] = best[k] if k < n else 0
-        e.lb_seat = -1
+    if stored:
+        mx_store(m, key, meta, -1, best)
         m.tt_stores += 1
     return 1
 
@@ -340,7 +420,7 @@ cdef int mx_children(MxCtx* m, int* cards, int32_t* vecs) noexcept nogil:
         m.nodes += 1
         w = s.leader
         pts = r.trick_points[ti] + s.tpos[ti][n - 1] + s.tneg[ti][n - 1] if closed else 0
-        mx_search(m, -1, 0, cv)
+        mx_search(m, -1, 0, VAL_INF, cv)
         undo_card(s, seat, c, old)
         if s.stop:
             return 0
@@ -364,22 +444,25 @@ cdef class EachSearch:
     its own score, ties broken by a named rule ("neutral" or "pessimistic";
     see kingsolve.reference.each_choose).  ``configure()`` takes the
     contract as :meth:`Search.configure` does; the vector table is kept
-    across queries with the same contract and tie rule.  One EachSearch must
+    across queries with the same contract and tie rule.  The table starts
+    at 2^tt_log2 entries of 80 bytes and grows (fourfold at a time) up to
+    2^max_log2 while a search stores more positions than it
+    holds; it does not shrink.  One EachSearch must
     not be used by two threads at once; every search runs without the GIL."""
     cdef Search pos                # the contract and the position (its own table is not used)
     cdef MxCtx m
-    cdef int log2
     cdef object _config
 
-    def __cinit__(self, int tt_log2=18):
+    def __cinit__(self, int tt_log2=18, int max_log2=MX_MAX_LOG2):
         if not (8 <= tt_log2 <= 28):
             raise ValueError(f"tt_log2 must be in 8..28, got {tt_log2}")
-        self.log2 = tt_log2
         self.pos = Search(4)
         self.m.s = self.pos.s
         self.m.table = <MxEntry*>ks_table_alloc(sizeof(MxEntry) << tt_log2, tt_log2 <= 18)
         if self.m.table == NULL:
             raise MemoryError(f"cannot allocate a vector table of 2**{tt_log2} entries")
+        self.m.log2 = tt_log2
+        self.m.max_log2 = max(tt_log2, min(max_log2, 28))
         self.m.bucket_mask = ((<u64>1) << (tt_log2 - 2)) - 1
         self.m.gen = 1
         self.m.tie_break = MX_NEUTRAL
@@ -388,18 +471,19 @@ cdef class EachSearch:
         self.m.use_prune = True
         self._config = None
 
-    def __init__(self, int tt_log2=18):
+    def __init__(self, int tt_log2=18, int max_log2=MX_MAX_LOG2):
         pass
 
     def __dealloc__(self):
         if self.m.table != NULL:
-            ks_table_free(self.m.table, sizeof(MxEntry) << self.log2)
+            ks_table_free(self.m.table, sizeof(MxEntry) << self.m.log2)
             self.m.table = NULL
 
     cdef void _new_generation(self) noexcept:
         self.m.gen += 1
+        self.m.gen_stores = 0
         if self.m.gen == 0:
-            memset(self.m.table, 0, sizeof(MxEntry) << self.log2)
+            memset(self.m.table, 0, sizeof(MxEntry) << self.m.log2)
             self.m.gen = 1
 
     def configure(self, int n_seats, int trump, bint inverted, card_points, trick_points,
@@ -439,7 +523,7 @@ cdef class EachSearch:
         self._begin(hands, leader, trick, trick_index, tie_break)
         try:
             with nogil:
-                mx_search(&self.m, -1, 0, out)
+                mx_search(&self.m, -1, 0, VAL_INF, out)
             self.pos._check_stop()
         finally:
             self.pos.busy = False
@@ -472,7 +556,8 @@ cdef class EachSearch:
     @property
     def stats(self):
         """Counters since reset_stats: nodes (cards played), table probes, hits
-        and stores, and the searches shallow pruning stopped (after a card,
+        and stores (and the table's present size, tt_entries), and the searches shallow pruning stopped (after a card,
         and before any card on the positive points left alone)."""
         return {"nodes": self.m.nodes, "tt_probes": self.m.tt_probes, "tt_hits": self.m.tt_hits,
-                "tt_stores": self.m.tt_stores, "cuts": self.m.cuts, "bound_cuts": self.m.bound_cuts}
+                "tt_stores": self.m.tt_stores, "cuts": self.m.cuts, "bound_cuts": self.m.bound_cuts,
+                "tt_entries": 1 << self.m.log2}

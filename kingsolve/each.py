@@ -97,7 +97,9 @@ class EachSolver:
     step of a line, every card).  Not shared between threads."""
 
     def __init__(self, tt_log2: int = 18):
-        """A vector table of 2^``tt_log2`` entries of 80 bytes (2^18: 20 MB)."""
+        """A vector table of 2^``tt_log2`` entries of 80 bytes (2^18: 20 MB), which
+        grows up to 2^20 entries (80 MB) while a search stores more positions
+        than it holds."""
         if not 10 <= int(tt_log2) <= 28:
             raise ValueError(f"table size 2^{tt_log2} entries is out of range (2^10 .. 2^28)")
         self._search = _core.EachSearch(int(tt_log2))

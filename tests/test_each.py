@@ -182,3 +182,44 @@ def test_api_seat_base_and_refusal():
     assert res.points == tuple(x + con.seat_base for x in reference.each_value(r, Position(hands, 0)))
     with pytest.raises(OutOfReach, match="up to 9 cards"):
         solve_each(Layout(random_hands(v, random.Random(5), 10), 0), con)
+
+
+@pytest.mark.parametrize("vid,name,trump", [("ru4", "plus-boys", "default"), ("ru4", "no-girls", "default"),
+                                            ("ua3", "plus-girls", "default"), ("king52", "trump", "H")])
+def test_core_table_growth_keeps_the_values(vid, name, trump):
+    # a vector table of 2^8 entries that grows to 2^10 while the search runs
+    # (moving its entries) gives the vectors of one that never needs to
+    import random
+    v = get_variant(vid)
+    con = v.contract(name, trump)
+    r = con.deal_rules(6)
+    from kingsolve._core import EachSearch
+    rng = random.Random(f"growth-{vid}-{name}")
+    grew = False
+    for _ in range(2):
+        p = Position(random_hands(v, rng, 6), 0)
+        for tb in reference.TIE_BREAKS:
+            small, big = EachSearch(8, 10), EachSearch(16, 16)
+            for es in (small, big):
+                es.configure(r.n_seats, r.trump, r.inverted, r.card_points, r.trick_points, r.lead_restricted,
+                             r.discard_forced)
+            assert small.value(*core_args(p), tb) == big.value(*core_args(p), tb)
+            assert small.card_vectors(*core_args(p), tb) == big.card_vectors(*core_args(p), tb)
+            grew = grew or small.stats["tt_entries"] == 1 << 10
+    assert grew
+
+
+def test_core_pessimistic_stops_on_a_tie_it_is_sure_to_lose():
+    # ru4 plus-tricks (2 a trick).  1: ♠9 ♠8 ♠7   2: ♠10 ♦7 ♣7   3: ♠A ♥8 ♥7   4: ♠K ♥10 ♥9.
+    # Seat 3 wins the spade trick and leads a heart; seat 4 takes the last two
+    # tricks whatever seats 1 and 2 discard.  Seat 2, indifferent between ♦7
+    # and ♣7, searches ♦7 first: seat 4 ends on 4, the most any seat other than
+    # seat 2 gets.  After ♣7 (a higher card: a tie must hold the others
+    # lower to win) seat 4 leads the last trick and has 2 of it at once, 4
+    # counted from seat 2's card: the tie is lost there and the search stops
+    # -- under the pessimistic rule too (it searched on before).
+    r, p = setup("ru4", "plus-tricks", "1:987... T..7.7 A.87.. K.T9..")
+    for tb in reference.TIE_BREAKS:
+        es = core_for(r)
+        assert es.value(*core_args(p), tb) == reference.each_value(r, p, tb) == (0, 0, 2, 4)
+        assert es.stats["cuts"] >= 1, tb
