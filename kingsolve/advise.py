@@ -22,7 +22,6 @@ Seats are 0-based here; reports show them 1-based.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import math
 import threading
 from dataclasses import dataclass, field
@@ -37,7 +36,7 @@ from .knowledge import Observation, observe
 from .seeds import fresh_seed
 from .solver import Deal, solver_for
 from .variants import MIRROR_CONTRACTS, PENALTY_CONTRACTS, Contract, Variant
-from .workers import StoppablePool
+from .workers import run_units
 
 CHUNK = 10
 """Samples per task handed to a worker (any size gives the same result)."""
@@ -125,11 +124,6 @@ def solve_samples(plan: Plan, start: int, stop: int) -> np.ndarray:
     return out
 
 
-def _task(args):
-    plan, start, stop = args
-    return start, solve_samples(plan, start, stop)
-
-
 @dataclass
 class Run:
     values: np.ndarray     # (samples finished, width), in sample order
@@ -151,39 +145,18 @@ def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: 
         for start in range(0, samples, CHUNK):
             yield start, min(samples, start + CHUNK)
 
+    def finished(_, unit, arr):
+        done[unit[1]] = arr
+        if progress:
+            progress(len(arr))
+
     try:
-        if scheduler:
-            _run_dask(plan, chunks(), scheduler, done, progress)
-        elif jobs <= 1:
-            for start, stop in chunks():
-                done[start] = solve_samples(plan, start, stop)
-                if progress:
-                    progress(stop - start)
+        if scheduler or jobs > 1:
+            run_units(solve_samples, lambda workers: ((plan, start, stop) for start, stop in chunks()),
+                      finished, jobs=jobs, scheduler=scheduler or None, per_worker=4)
         else:
-            pool = StoppablePool(jobs)
-            try:
-                todo = chunks()
-                pending = set()
-                for _ in range(4 * jobs):
-                    nxt = next(todo, None)
-                    if nxt is None:
-                        break
-                    pending.add(pool.submit(_task, (plan, *nxt)))
-                while pending:
-                    finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                    for fut in finished:
-                        start, arr = fut.result()
-                        done[start] = arr
-                        if progress:
-                            progress(len(arr))
-                        nxt = next(todo, None)
-                        if nxt is not None:
-                            pending.add(pool.submit(_task, (plan, *nxt)))
-            except KeyboardInterrupt:
-                pool.stop()
-                raise
-            finally:
-                pool.shutdown()
+            for start, stop in chunks():
+                finished(None, (plan, start, stop), solve_samples(plan, start, stop))
     except KeyboardInterrupt:
         interrupted = True
     if done:
@@ -192,31 +165,6 @@ def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: 
         values = np.zeros((0, plan.width), dtype=np.int64)
     return Run(values, samples, interrupted)
 
-
-def _run_dask(plan: Plan, chunks, scheduler: str, done: dict, progress) -> None:
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError as err:  # pragma: no cover - dask is a declared dependency
-        raise KingsolveError("--scheduler needs dask.distributed (pip install 'kingsolve[cluster]')") from err
-    try:
-        client = Client(scheduler, timeout="10s")
-    except (OSError, TimeoutError) as err:
-        raise KingsolveError(f"--scheduler {scheduler}: cannot connect ({err})") from err
-    try:
-        futures = [client.submit(_task, (plan, a, b), pure=False) for a, b in chunks]
-        for fut in as_completed(futures):
-            start, arr = fut.result()
-            done[start] = arr
-            if progress:
-                progress(len(arr))
-    except KeyboardInterrupt:
-        client.cancel(futures)
-        raise
-    finally:
-        client.close()
-
-
-# --------------------------------------------------------------------------- statistics
 
 def _card_order(c: int):
     return (suit_of(c), -rank_of(c))

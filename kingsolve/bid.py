@@ -42,7 +42,6 @@ Seats are 0-based in this module (seat 1 of the score sheet is 0).
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,7 +56,7 @@ from .knowledge import TALON, observe
 from .settlement import AUCTION_PAY, auction_transfer
 from .variants import Contract, Variant
 from .seeds import fresh_seed
-from .workers import StoppablePool
+from .workers import run_units
 
 BOOTSTRAP = 200
 """Resamples of the finished samples behind the stability of an integer answer."""
@@ -370,77 +369,27 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, 
     done = _Prefix(len(plan.tasks))
     interrupted = False
 
-    def finished(start, arr):
-        done.add(start, arr)
+    def finished(_, unit, arr):
+        done.add(unit[2], arr)
         if progress:
             progress(len(arr))
 
     try:
-        if scheduler is not None:
-            _run_dask(plan, samples, seed, scheduler, finished)
-        elif jobs <= 1:
+        if scheduler is not None or jobs > 1:
+            lanes = 1 if scheduler is not None else jobs   # the processes solving at once on this machine
+            run_units(solve_range,
+                      lambda workers: ((plan, seed, start, stop, None, lanes)
+                                       for start, stop in _units(samples, unit_size(plan, samples, workers))),
+                      finished, jobs=jobs, scheduler=scheduler)
+        else:
             solver = plan.solver()
             for start, stop in _units(samples, unit_size(plan, samples, 1)):
-                finished(start, solve_range(plan, seed, start, stop, solver))
-        else:
-            _run_pool(plan, samples, seed, jobs, finished)
+                finished(None, (plan, seed, start), solve_range(plan, seed, start, stop, solver))
     except KeyboardInterrupt:
         interrupted = True
     arr = done.array()
     keys = [t.key for t in plan.tasks]
     return RunResult({k: arr[:, j] for j, k in enumerate(keys)}, len(arr), samples, seed, interrupted)
-
-
-def _drive(units, submit, wait_first, in_flight: int, finished) -> None:
-    """Keep ``in_flight`` units submitted, taking the next unit as one finishes."""
-    pending = {}
-    for unit in units:
-        pending[submit(unit)] = unit
-        if len(pending) < in_flight:
-            continue
-        for fut in wait_first(pending):
-            finished(pending.pop(fut)[0], fut.result())
-    while pending:
-        for fut in wait_first(pending):
-            finished(pending.pop(fut)[0], fut.result())
-
-
-def _run_pool(plan, samples, seed, jobs, finished) -> None:
-    pool = StoppablePool(jobs)
-    try:
-        _drive(_units(samples, unit_size(plan, samples, jobs)),
-               lambda u: pool.submit(solve_range, plan, seed, u[0], u[1], None, jobs),
-               lambda pending: cf.wait(pending, return_when=cf.FIRST_COMPLETED)[0],
-               2 * jobs, finished)
-    except KeyboardInterrupt:
-        pool.stop()  # the workers' searches stop within milliseconds
-        raise
-    finally:
-        pool.shutdown()
-
-
-def _run_dask(plan, samples, seed, address, finished) -> None:
-    from .workers import dask_client
-    client = dask_client(address)
-    try:
-        from distributed import wait
-        workers = max(1, sum(client.nthreads().values()))
-        pending_all = []
-
-        def submit(u):
-            fut = client.submit(solve_range, plan, seed, u[0], u[1], pure=False)
-            pending_all.append(fut)
-            return fut
-
-        try:
-            _drive(_units(samples, unit_size(plan, samples, workers)), submit,
-                   lambda pending: wait(list(pending), return_when="FIRST_COMPLETED").done,
-                   2 * workers, finished)
-        except KeyboardInterrupt:
-            client.cancel([f for f in pending_all if not f.done()])
-            raise
-    finally:
-        client.close()
 
 
 # --------------------------------------------------------------------------- analysis

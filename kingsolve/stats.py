@@ -355,9 +355,7 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
             sink.write(rows)
         new_rows.extend(rows)
 
-    if scheduler is not None:
-        interrupted = _run_dask(spec, chunks, scheduler, finish, progress)
-    elif jobs == 1:
+    if scheduler is None and jobs == 1:
         solver = make_solver(spec)
         try:
             for ch in chunks:
@@ -367,7 +365,17 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
         except KeyboardInterrupt:
             interrupted = True
     else:
-        interrupted = _run_pool(spec, chunks, jobs, finish, progress)
+        from .workers import run_units
+        order = _InOrder(finish, progress)
+        lanes = 1 if scheduler is not None else jobs     # the processes solving at once on this machine
+        try:
+            # at most four chunks a worker out or finished but not yet written
+            run_units(solve_deals, lambda workers: ((spec, ch, None, lanes) for ch in chunks),
+                      lambda i, unit, rows: order.add(i, rows, len(unit[1])),
+                      jobs=jobs, scheduler=scheduler, per_worker=4, held=lambda: len(order.ready))
+        except KeyboardInterrupt:
+            order.flush()
+            interrupted = True
 
     frame = pd.concat([done, pd.DataFrame(new_rows, columns=COLUMNS)], ignore_index=True) if new_rows else done
     frame = frame[frame["deal"].astype(int) < n_deals]
@@ -403,86 +411,6 @@ class _InOrder:
     def flush(self):
         for i in sorted(self.ready):
             self.finish(self.ready.pop(i))
-
-
-class _Feeder:
-    """Hands out the chunks a few at a time: at most ``ahead`` chunks are
-    submitted or finished but not yet written (so memory stays bounded
-    whatever the number of deals)."""
-
-    def __init__(self, chunks, ahead: int, submit, order: _InOrder):
-        self.it = enumerate(chunks)
-        self.ahead, self.submit, self.order = ahead, submit, order
-        self.running: dict = {}          # future -> (chunk index, deals in it)
-
-    def top_up(self) -> None:
-        while len(self.running) + len(self.order.ready) < self.ahead:
-            nxt = next(self.it, None)
-            if nxt is None:
-                return
-            i, ch = nxt
-            self.running[self.submit(ch)] = (i, len(ch))
-
-
-def _run_pool(spec, chunks, jobs, finish, progress) -> bool:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    from .workers import StoppablePool
-    order = _InOrder(finish, progress)
-    pool = StoppablePool(jobs)
-    feed = _Feeder(chunks, 4 * jobs, lambda ch: pool.submit(solve_deals, spec, ch, None, jobs), order)
-    try:
-        feed.top_up()
-        while feed.running:
-            finished, _ = wait(list(feed.running), return_when=FIRST_COMPLETED)
-            for fut in finished:
-                i, n = feed.running.pop(fut)
-                order.add(i, fut.result(), n)
-            feed.top_up()
-    except KeyboardInterrupt:
-        pool.stop()      # the workers' searches stop within milliseconds
-        pool.shutdown()
-        for fut, (i, _) in feed.running.items():
-            if fut.done() and not fut.cancelled() and fut.exception() is None and i not in order.ready \
-                    and i >= order.next:
-                order.ready[i] = fut.result()
-        order.flush()
-        return True
-    pool.shutdown()
-    return False
-
-
-def _run_dask(spec, chunks, address, finish, progress) -> bool:
-    from .workers import dask_client
-    order = _InOrder(finish, progress)
-    client = dask_client(address)
-    from distributed import as_completed
-    try:
-        queue = as_completed()
-        ahead = 4 * max(1, sum(client.ncores().values()))
-
-        def submit(ch):
-            fut = client.submit(solve_deals, spec, ch, pure=False)
-            queue.add(fut)
-            return fut
-
-        feed = _Feeder(chunks, ahead, submit, order)
-        try:
-            feed.top_up()
-            for fut in queue:
-                i, n = feed.running.pop(fut)
-                order.add(i, fut.result(), n)
-                feed.top_up()
-        except KeyboardInterrupt:
-            for fut, (i, _) in feed.running.items():
-                if fut.status == "finished" and i not in order.ready and i >= order.next:
-                    order.ready[i] = fut.result()
-            order.flush()
-            client.cancel(list(feed.running))
-            return True
-    finally:
-        client.close()
-    return False
 
 
 # --- summary ------------------------------------------------------------------------------------------

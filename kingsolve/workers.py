@@ -64,3 +64,71 @@ def dask_client(address: str):
         return Client(address, timeout=15)
     except (OSError, TimeoutError) as err:
         raise InvalidRulesError(f"--scheduler {address}: cannot connect ({err})") from err
+
+
+def run_units(fn, units, finished, *, jobs: int = 2, scheduler: str | None = None, per_worker: int = 2,
+              held=None) -> None:
+    """Run ``fn(*unit)`` for every argument tuple of ``units(workers)`` (an
+    iterable, taken lazily; ``workers`` the number of processes or Dask
+    threads, for the caller to size its units) in ``jobs`` worker processes (:class:`StoppablePool`), or on
+    the Dask cluster at ``scheduler`` (then one worker a thread of the
+    cluster), calling ``finished(index, unit, result)`` here as each
+    finishes, in any order.  At most ``per_worker`` units a worker are out at
+    a time, counting ``held()`` (the results the caller keeps unwritten, if
+    it says), so memory does not grow with the number of units.
+
+    Ctrl-C (KeyboardInterrupt here) stops the workers' searches within
+    milliseconds, hands every result already finished to ``finished`` and is
+    raised again: the caller keeps what finished.  bid, stats and advise run
+    their samples and deals through this one driver."""
+    if scheduler is not None:
+        client = dask_client(scheduler)
+        try:
+            from distributed import wait
+            workers = max(1, sum(client.nthreads().values()))
+            _drive(units(workers), finished, lambda u: client.submit(fn, *u, pure=False),
+                   lambda pending: wait(list(pending), return_when="FIRST_COMPLETED").done,
+                   lambda fut: fut.status == "finished",
+                   lambda pending: client.cancel(list(pending)), per_worker * workers, held)
+        finally:
+            client.close()
+        return
+    pool = StoppablePool(jobs)
+    try:
+        _drive(units(jobs), finished, lambda u: pool.submit(fn, *u),
+               lambda pending: cf.wait(pending, return_when=cf.FIRST_COMPLETED)[0],
+               lambda fut: fut.done() and not fut.cancelled() and fut.exception() is None,
+               lambda pending: (pool.stop(), pool.shutdown()), per_worker * jobs, held)
+    finally:
+        pool.shutdown()
+
+
+def _drive(units, finished, submit, wait_first, succeeded, stop, ahead: int, held) -> None:
+    # Keep `ahead` units out (less what the caller holds), taking the next as
+    # one finishes; on Ctrl-C stop, hand over what finished, and raise again.
+    pending = {}                        # future -> (index, unit)
+    todo = enumerate(units)
+    try:
+        while True:
+            while len(pending) + (held() if held else 0) < ahead:
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                pending[submit(nxt[1])] = nxt
+            if not pending:
+                return
+            for fut in wait_first(pending):
+                i, unit = pending.pop(fut)
+                finished(i, unit, fut.result())
+    except KeyboardInterrupt:
+        def hand_over():
+            for fut, (i, unit) in list(pending.items()):
+                if succeeded(fut):
+                    del pending[fut]
+                    finished(i, unit, fut.result())
+        try:
+            hand_over()                 # what finished before the stop (a cancelled Dask task says no more)
+        finally:
+            stop(pending)               # the workers' searches stop within milliseconds
+        hand_over()                     # and what finished while they stopped
+        raise

@@ -499,10 +499,11 @@ def test_worker_processes_share_the_memory_budget(monkeypatch, in_process_pool):
     # issue 31 §4: with --jobs J each worker's Solver is one of J solving at once, so its table may grow
     # to its share only (solver_for's lanes), as table -j's threads do
     import kingsolve.solver as solver_mod
+    import kingsolve.workers as workers_mod
     seen = []
     real = solver_mod.solver_for
     monkeypatch.setattr(solver_mod, "solver_for", lambda h, t=None, lanes=1: seen.append(lanes) or real(h, t, lanes))
-    monkeypatch.setattr(B, "StoppablePool", in_process_pool)
+    monkeypatch.setattr(workers_mod, "StoppablePool", in_process_pool)
     k = B.make_knowledge(RU4, 1, ALL_SPADES_RU4)
     plan = B.Plan(k, (B.Task("own:S", B.choices_for(RU4)[0], 1, 1),))
     B.run_plan(plan, samples=20, seed=1, jobs=2)
