@@ -27,8 +27,8 @@ ORDER_ORACLE = bool(KS_ORDER_ORACLE)   # Search.order_oracle compiled in (a benc
 DUCK_TT_SHIFT = 2      # the duck solver's table is this many powers of two smaller
 DUCK_MIXED_SUITS = 2  # ... and wanted when at least this many suits mix cards of different points
 DUCK_CARDS = 5         # duck_test is tried with at most this many cards a hand
-DUCK_GRADED_CARDS = 5  # duck_graded likewise (ru4 erajlash nodes at 3, 4, 5, 6, 8: 3.32M,
-                       # 3.06M, 2.99M, 3.11M, 3.18M; 3.60M without)
+DUCK_GRADED_CARDS = 5  # duck_graded likewise (ru4 erajlash: fewest nodes at 5 of 3 to 8, all
+                       # fewer than without it; benchmarks/README.md)
 SHORT_HAND_TRICKS = SHORT_HAND  # deals of at most this many tricks are short (their own table chains,
                                 # duck solvers); the Python side sizes its tables by it (solver.long_deal)
 ks_init_cpu()
@@ -131,8 +131,8 @@ cdef Solver* solver_alloc(int tt_log2) noexcept:
     # with 2**(tt_log2-1) chunks of CHUNK entries (128 bytes each), and
     # 2**(tt_log2-1) entries by exact position (56 bytes each).
     # A table of POPULATE_MAX bytes or less (the short deals' default size,
-    # and their duck solvers') is committed whole at once (see mem.h): 2-3 ms
-    # for 2**16; a larger one, which a search may never fill, page by page.
+    # and their duck solvers') is committed whole at once (see mem.h), cheaply
+    # (benchmarks/README.md); a larger one, which a search may never fill, page by page.
     cdef Solver* s = <Solver*>calloc(1, sizeof(Solver))
     cdef int i, populate
     if s == NULL:
@@ -358,22 +358,23 @@ cdef class Search:
         # - A contract that is the duck game itself, every trick costing the
         #   same and no card (no-tricks), is solved by them outright, so that
         #   their tables are warm for the duck tests of the contracts after it
-        #   (ru4 10 tables: the duck nodes of no-boys and no-girls 1.13M ->
-        #   0.91M, no-tricks's own unchanged).  In short deals only: in
-        #   king52 their smaller table made no-tricks itself dearer (+20%).
+        #   (fewer duck nodes for no-boys and no-girls on ru4 tables,
+        #   no-tricks's own unchanged).  In short deals only: in
+        #   king52 their smaller table made no-tricks itself dearer.
         #   So is the trick game, every trick worth the same (plus-tricks, a
-        #   lone seat's trump game), for the trick tests below (40 tables:
-        #   ru4 plus-boys 0.84M -> 0.67M nodes).
+        #   lone seat's trump game), for the trick tests below (fewer ru4
+        #   plus-boys nodes).
         # - Where no card counts but some tricks cost (no-last-two), the duck
         #   tests are asked in short deals, of the table the contracts before
-        #   it warmed (40 tables: ru4 no-last-two 2.44M -> 1.68M nodes, ua3
-        #   0.58M -> 0.63M; in king52, 4-5 tricks in, +16%).
+        #   it warmed (far fewer ru4 no-last-two nodes, a few more on ua3; in
+        #   king52 more).
         # - In a positive game where some cards are worth points, and every
         #   trick too (plus-erajlash) or some suits mix cards of different
         #   points (plus-boys, plus-girls), they are trick solvers, every trick
         #   worth 1: can the lone seat win another trick (wins_a_trick)?  Where
         #   the points lie in one suit (plus-hearts, plus-king) that cost more
-        #   than it saved (40 tables each: ru4 plus-hearts +57%, plus-king x3.6).
+        #   than it saved (on ru4 tables; the figures of this list are in
+        #   benchmarks/README.md).
         cdef Solver* s = self.s
         cdef int i
         mixed = sum(len({cp[su * 16 + i] for i in range(13)}) > 1 for su in range(4))
@@ -523,10 +524,9 @@ cdef class Search:
                     # run of queries fills them (a long deal's fixed size, the
                     # CLI's --tt-size, stays the bound it was on memory).  One table's cells never do (the
                     # ru4 / ua3 guard's nodes are unchanged), but a solver kept
-                    # for hundreds of sampled deals does: advise at trick 1,
-                    # 500 samples, where the duck solver answers no-tricks:
-                    # ru4 51.29M -> 45.06M nodes, ua3 6.72M -> 5.55M; ua3
-                    # trump (the trick solver's) 1.69M -> 1.15M
+                    # for hundreds of sampled deals does, and advise took
+                    # fewer nodes so where a duck or trick solver answers
+                    # (benchmarks/README.md)
                     s.ducks[s.single].max_tt_log2 = self.tt_log2
                 self._duck_rules(s.ducks[s.single], s.single)
             s.duck = s.ducks[s.single]

@@ -25,7 +25,8 @@ cdef inline void point_bounds(Solver* s, int* lb, int* ub) noexcept nogil:
     # by play_card / undo_card, and the remaining tricks' trick_points) goes to
     # the side or not: the side's total lies between the sum of the negative
     # ones and the sum of the positive ones -- and is all of them when the
-    # side is every seat (a penalty deal took seconds to search before).
+    # side is every seat (a penalty deal was slow to search before;
+    # benchmarks/README.md).
     cdef Rules* r = &s.r
     cdef int seat = seat_to_move(s)
     cdef int nt = ks_popcount(s.hands[seat])   # tricks left, the current one included

@@ -34,12 +34,12 @@ cdef enum:
     LEAD_SECOND_BEHIND = 2
     LEAD_SECOND_PARTNER = 8
     GROW_PRESSURE = 16     # a table that may grow does so once a 16th of its exact entries have been
-                           # overwritten (king52 no-tricks, layout 0, 2^20 growing to 2^22: at a 4th,
-                           # 16th, 64th 94.7M, 91.7M, 90.7M nodes; 120.5M fixed at 2^20, 90.5M at 2^22)
+                           # overwritten (king52: a 4th took more nodes, a 64th hardly fewer;
+                           # benchmarks/README.md)
     GROW_SLOTS = 1         # Solver.grow_due: the slots and chunks (tt_grow) ...
     GROW_EXACT = 2         # ... the index by exact position (tt_grow_exact)
-    EXACT_HEADROOM = 1     # the exact index may grow to twice the entries of the rest (no-tricks,
-                           # king52 layout 2: 231M -> 161M nodes; the most memory 590 -> 705 MB)
+    EXACT_HEADROOM = 1     # the exact index may grow to twice the entries of the rest (king52
+                           # no-tricks: far fewer nodes for some more memory; benchmarks/README.md)
     GUESS_STEP = 4         # the driver's first step away from a given guess
     POLL_NODES = 65536     # nodes between two checks for Ctrl-C (see poll_stop)
     FORCE_TOP_BONUS = 32   # move_score: a card that forces out the last seat's top card
@@ -75,7 +75,7 @@ cdef enum:
     CHUNK = 3                      # table entries per chunk
     CCNT_WORDS = 4                 # words of per-seat class counts in a signature
     MAX_CHAIN = 32                 # chunks of a signature's newest entries, long deals (the oldest recycled)
-    SHORT_CHAIN = 16               # the same for hands of up to SHORT_HAND cards (8: ru4 nodes +1%)
+    SHORT_CHAIN = 16               # the same for hands of up to SHORT_HAND cards (8: more ru4 nodes; benchmarks/README.md)
     SHORT_HAND = 10
     EXACT_FROM = 16                # long deals: a signature's entries are also indexed by exact
                                    # position once its list holds this many chunks

@@ -209,8 +209,8 @@ cdef void mx_store(MxCtx* m, u64* key, uint32_t meta, int lb_seat, int32_t* v) n
     # or a lower bound on lb_seat's.  The slot is found again here (the
     # search below may have moved the table): the position's own entry, or
     # the bucket's emptiest.  A table that has taken as many positions as it
-    # holds in this generation grows first (the slow whole deals store
-    # millions: ru4 plus-girls 16.0M nodes at 2^18 entries, 11.7M at 2^20).
+    # holds in this generation grows first (the slow whole deals store many
+    # positions, and took fewer nodes with the larger table; benchmarks/README.md).
     cdef Solver* s = m.s
     cdef bint found
     cdef MxEntry* e

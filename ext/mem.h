@@ -11,8 +11,8 @@
    first onto the shared zero page, then, at the first write, onto its own,
    and that second fault flushes the page's old mapping from the TLB of every
    core running a thread of the process, by interrupts that are costly in a
-   virtual machine.  A table of 92 cells (make_table, --jobs 2, ru4) spent
-   most of its system time there: 1.8-2.0 s over 30 tables, 0.5 s populated. */
+   virtual machine.  A ru4 table made on two threads spent most of its system
+   time there, far less populated (benchmarks/README.md). */
 #ifndef KINGSOLVE_MEM_H
 #define KINGSOLVE_MEM_H
 #include <stddef.h>

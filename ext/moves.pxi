@@ -135,10 +135,10 @@ cdef int drop_dominated(Solver* s, int seat, int nm, int* reps, u64* groups, u64
     # [side wins the trick the kept card falls in]), whose sign is known here.
     # rel gets the weakest card of each chain that lost a class (the chain is
     # one seat's cards from there up throughout the partition), and the
-    # winning card sure_winner rests on.  Measured on ru4 / ua3 (10 tables, no
-    # guesses): last cards only, nodes 14.69M -> 14.02M and 6.37M -> 5.81M;
-    # with the earlier cards of a known winner 13.07M and 5.43M.  Returns the
-    # number of classes kept (reps and groups compacted in place).
+    # winning card sure_winner rests on.  Measured on ru4 / ua3 tables: fewer
+    # nodes with it for the last cards, fewer again with the earlier cards of
+    # a known winner too (benchmarks/README.md).  Returns the number of
+    # classes kept (reps and groups compacted in place).
     cdef Rules* r = &s.r
     cdef int i, j, k = 0, start = 0, keep, c, w_seat
     cdef int wpos = s.twin[s.trick_index][s.np - 1]
@@ -317,9 +317,8 @@ cdef inline int lead_suit_weight(Solver* s, int leader, int su) noexcept nogil:
     # sits over the leader's team); more when the next seat holds the top card
     # and the leader's partner the second with another card of the suit (led
     # through the top card, the partner's second wins once the top has gone).
-    # Measured on 13-card bridge: the top-card rule -6% nodes; the other two
-    # -6% on the 40 benchmark deals, -2.6% on the 20 golden ones, King tables
-    # unchanged.
+    # Measured on 13-card bridge: each rule took fewer nodes; King tables
+    # unchanged (benchmarks/README.md).
     cdef int o, w = 0, k, c1, c2 = -1, h1 = -1, h2 = -1
     cdef int team = s.side if (s.side >> leader) & 1 else ~s.side
     cdef int n = s.r.n
@@ -383,10 +382,9 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
     # the winning card where they can (predict_ducker), rather than beat it as
     # in a trick game.  Asked for the cards of a lone seat's opponents that
     # follow to a trick (where they keep the lone seat winning it; with a side
-    # of several seats, for every seat following): ru4 10
-    # tables 12.47M -> 11.62M nodes and 17.80G -> 16.37G instructions, ua3
-    # 5.36M -> 5.42M and +1.4%; 30 other layouts each -0.8% nodes; king52
-    # penalty contracts 4-5 tricks in, -3.6% nodes.  Also asked for the lone
+    # of several seats, for every seat following): fewer nodes and
+    # instructions on ru4 tables, other layouts and king52 penalty contracts,
+    # slightly more on ua3 (benchmarks/README.md).  Also asked for the lone
     # seat's own cards, for leads, or both, it was worse on ru4 or ua3.
     if want or np == 0 or seat == s.single:
         wseat = predict_winner(s, seat, c, x)
@@ -408,8 +406,7 @@ cdef int64_t move_score(Solver* s, int seat, int c, OrderCtx* x) noexcept nogil:
         if (np == s.r.n - 2 and not team_wins and (c >> 4) == x.lead
                 and forces_last_top(s, c, x.w_card)):
             # a lost trick that costs the last seat its top card of the suit
-            # (13-card bridge nodes -6.5% on the 40 benchmark deals, -10% on
-            # the 20 golden ones; King unchanged)
+            # (fewer 13-card bridge nodes, King unchanged; benchmarks/README.md)
             value += FORCE_TOP_BONUS
     elif np > 0 and (c >> 4) != x.lead and not team_wins:
         # a discard onto the other team's trick: shed what hurts us most
@@ -423,7 +420,8 @@ cdef inline void last_seat_scores(Solver* s, int seat, int nm, int* reps, int64_
     # move_score for the trick's last card, where the trick's winner follows
     # from the card itself (predict_winner and predict_ducker have no seat
     # left to guess for): the same scores, without the per-node context and
-    # the calls (40% of the nodes of a ru4 table are the last card of a trick)
+    # the calls (a large share of a ru4 table's nodes are the last card of a
+    # trick; benchmarks/README.md)
     cdef Rules* r = &s.r
     cdef int ti = s.trick_index, np = s.np, i, c, win_side, pts, value, st
     cdef int table_pts = r.trick_points[ti] + s.tpos[ti][np - 1] + s.tneg[ti][np - 1]
@@ -490,9 +488,9 @@ cdef inline void order_moves(Solver* s, int seat, int nm, int* reps, u64* groups
             if s.np == 0 and s.r.sign > 0 and (groups[i] & (groups[i] - 1)):
                 # in contracts of wanted tricks, a lead from touching cards
                 # (a class of two or more) goes before an equal single card,
-                # as DDS weighs sequences (13-card bridge trick nodes -4% and
-                # -9% on two sets, +2% on the 40 benchmark deals; 8-card -3%
-                # to -7%; King -1%)
+                # as DDS weighs sequences (fewer trick nodes on most 13-card
+                # bridge sets, on 8-card deals and on King, a few more on one
+                # bridge set; benchmarks/README.md)
                 score[i] += SEQUENCE_LEAD_BONUS * 32
     sort_moves(nm, reps, groups, score)
 

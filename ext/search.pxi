@@ -632,10 +632,9 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             # them all could settle the test; tricks_escaped): need = the
             # fewest that do, two at least (one is loses_this_trick's).
             # Asked only of positions the table does not settle: before the
-            # table 99% of its calls failed (ru4 10 tables: 3.6M calls, 25k
-            # cut-offs), and after it the same nodes cost 1.8% fewer
-            # instructions on ru4 and 3.3% on king52 mid-game no-tricks and
-            # no-last-two (without it at all: ru4 -2.8%, but king52 +3% nodes)
+            # table nearly all its calls failed, and after it the same nodes
+            # cost fewer instructions on ru4 and king52 (without it at all:
+            # cheaper on ru4, but more king52 nodes; benchmarks/README.md)
             ti = s.trick_index
             need = 2
             while lb - (r.tp_neg[ti + need] - r.tp_neg[ti]) < beta:
@@ -649,18 +648,19 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
             if duck_test(s, &drel):
                 # the lone seat can duck every trick: its points are >= 0 >= beta.
                 # In long deals the bound goes to this table too, where the next
-                # visit finds it without asking the duck solver again (king52
-                # no-girls, layout 2: duck tests 7.1M -> 0.9M, and with the table
-                # sweep nodes 130M -> 99M; in short deals the entries crowd out
-                # better ones: ru4 +1.5%)
+                # visit finds it without asking the duck solver again (in
+                # king52 far fewer duck tests, and with the table sweep fewer
+                # nodes; in short deals the entries crowd out better ones: more
+                # ru4 nodes; benchmarks/README.md)
                 rel[0] = drel
                 if s.use_exact:
                     tt_store(s, &key, 0, VAL_INF, -1, drel, ncards)
                 return 0
         if s.duck != NULL and s.single >= 0 and 2 <= ncards <= s.duck_graded:
             # or it can afford a trick or two more, when tricks cost points too
-            # (erajlash, ru4 10 tables: nodes 3.60M -> 2.99M; not in no-boys or
-            # no-girls, where the duck tests cost more nodes than they saved)
+            # (fewer erajlash nodes on ru4 tables, benchmarks/README.md; not in
+            # no-boys or no-girls, where the duck tests cost more nodes than
+            # they saved)
             if duck_graded(s, beta, ncards, &v, &drel):
                 rel[0] = drel
                 return v
@@ -726,19 +726,19 @@ cdef int search(Solver* s, int beta, u64* rel) noexcept nogil:
                     return v
                 if s.trick_test and s.duck != NULL and s.single >= 0 and beta <= mt:
                     # the lone seat needs one trick (each worth mt at least, and
-                    # no card costs): can it win one?  (plus-erajlash, 40 tables
-                    # each: ru4 3.61M -> 3.03M nodes, ua3 2.86M -> 2.74M; asked
-                    # for two tricks or more too, or only with five cards a hand
-                    # or fewer, it saved less)
+                    # no card costs): can it win one?  (fewer plus-erajlash
+                    # nodes on ru4 and ua3 tables; asked for two tricks or more
+                    # too, or only with five cards a hand or fewer, it saved
+                    # less; benchmarks/README.md)
                     i = wins_a_trick(s, &drel)
                     rel[0] = drel
                     return i * mt
             elif s.trick_test and s.duck != NULL and s.single >= 0:
                 # a trick left is worth nothing (in plus-boys and plus-girls
                 # every one): a lone seat that cannot win another trick takes
-                # no point more (40 tables each: ua3 plus-boys and plus-girls
-                # 3.29M -> 2.73M nodes, ru4 1.61M -> 1.34M; asked only with six
-                # cards a hand or fewer, or four, it saved less)
+                # no point more (fewer plus-boys and plus-girls nodes on ua3
+                # and ru4 tables; asked only with six cards a hand or fewer, or
+                # four, it saved less; benchmarks/README.md)
                 i = wins_a_trick(s, &drel)
                 if i == 0:
                     rel[0] = drel
@@ -861,7 +861,7 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # in steps).  With a guess: the first probe is at the guess, then probes
     # move away from it in doubling steps (GUESS_STEP, 2 GUESS_STEP, ...) until
     # the value is bracketed (measured on erajlash tables guessed from their
-    # components: 30% fewer nodes than bisecting).
+    # components: fewer nodes than bisecting; benchmarks/README.md).
     #
     # A lone seat in a penalty game (no point left is positive: hi <= 0) is
     # the exception.  Proving it can hold its losses to beta means finding one
@@ -872,16 +872,14 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     # returns little more than beta.  So its driver comes down from above:
     # every probe is at the upper bound, and only the last one, at the value,
     # succeeds.  A guess (erajlash's, the sum of its parts' values) is mostly
-    # below the value, by 3 to 26 points on ua3: a first probe just above it
+    # below the value (on ua3, benchmarks/README.md): a first probe just above it
     # succeeded there, a whole proof spent, before the walk down from the top.
     # The first probe is halfway from the guess up to the upper bound instead;
-    # it mostly fails, cheaply, and the walk starts from its value (40 tables
-    # each, guessed: ua3 erajlash 3.72M -> 3.38M nodes, the median table
-    # 453k -> 432k; ru4 6.54M -> 6.31M, 687k -> 658k; three eighths to three
-    # quarters of the way measured alike).  Measured on ru4 /
-    # ua3 (10 tables, erajlash guessed from its parts): nodes 15.61M -> 14.36M
-    # and 6.98M -> 6.45M; without guesses 17.14M -> 14.84M and 7.11M -> 6.37M;
-    # king52 no-hearts, layout 1, seats 1 and 3: 8.29M -> 4.74M, 22.9M -> 17.4M.
+    # it mostly fails, cheaply, and the walk starts from its value (fewer
+    # nodes on guessed ua3 and ru4 erajlash tables, in total and in the
+    # median table; three eighths to three quarters of the way measured
+    # alike).  Measured on ru4 / ua3 tables, with guesses and without, and on
+    # king52 no-hearts: fewer nodes (benchmarks/README.md).
     # (Positive games of a lone seat keep the bisection: there the failures'
     # values are weak, mostly beta - 1, and walking down from the top took
     # many probes; a bisection biased upwards was no better.)
@@ -922,7 +920,8 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
                 # time left, raises it (or, if it fails, lowers the ceiling).
                 # Once one runs out of its time, no more (the rest goes to the
                 # walk).  Asked from the start, they cost the walk its first,
-                # cheap probes (king52 no-tricks, 50 ms: -20 rather than -80).
+                # cheap probes (king52 no-tricks under a short time limit;
+                # benchmarks/README.md).
                 floor = floor_probe(s, lo + 1 + (hi - lo - 1) // 4, &lo, &hi)
                 if s.stop:
                     break
@@ -935,17 +934,17 @@ cdef int solve_value(Solver* s, int guess, bint use_guess) noexcept nogil:
     if use_guess and s.single >= 0 and guess < hi:
         # A lone seat's guess (plus-erajlash's, the sum of its parts' values)
         # is mostly below its value here too: the first probe is a sixteenth
-        # of the way from it up to the upper bound (40 tables each, guessed:
-        # ua3 plus-erajlash 3.14M -> 2.86M nodes, ru4 3.72M -> 3.61M; a
-        # fixed 4 to 6 points measured alike, an eighth helped ua3 more and
-        # cost ru4).  After a failure its next probe is at the failure's
-        # value, the upper bound, as in MTD(f), rather than a doubling step
+        # of the way from it up to the upper bound (fewer nodes on guessed
+        # ua3 and ru4 plus-erajlash tables; a fixed 4 to 6 points measured
+        # alike, an eighth helped ua3 more and cost ru4; benchmarks/README.md).
+        # After a failure its next probe is at the failure's value, the
+        # upper bound, as in MTD(f), rather than a doubling step
         # below it: there the value often is, a success ends the search, and
         # the doubling steps down went past it into successes below the value
-        # (plus-erajlash nodes, ru4 / ua3, the benchmark's 10 tables:
-        # 1.025M -> 0.939M, 0.744M -> 0.756M; 30 other layouts each: 2.003M
-        # -> 1.932M, 2.000M -> 1.924M; bisecting up after a success instead
-        # of doubling measured alike over the four sets, but +12% on one)
+        # (plus-erajlash nodes on ru4 / ua3 tables: fewer on three sets of
+        # four, slightly more on one; bisecting up after a success instead
+        # of doubling measured alike over the four sets, but worse on one;
+        # benchmarks/README.md)
         v = guess + (hi - guess) // 16
     step = GUESS_STEP
     while lo < hi:

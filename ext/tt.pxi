@@ -35,17 +35,17 @@
 # biggest subtrees), with the mask of their partition, so they are still found
 # from their own position once they have left the list.  Only long lists use
 # that index: it costs a memory access per store and per failed lookup
-# (indexing every entry: 13-card bridge 8-10% slower; short deals gain nothing
+# (indexing every entry made 13-card bridge slower; short deals gain nothing
 # from it at all), and it pays where lists overflow (King 13-card contracts:
-# walking lists of 128 chunks instead was up to 5 times slower).  A slot's version changes
-# when it is given to another signature, which retires its exact entries; its
+# walking lists of 128 chunks instead was much slower; benchmarks/README.md).
+# A slot's version changes when it is given to another signature, which
+# retires its exact entries; its
 # chunks go to a free list.  When the chunks run out, the signatures of the
 # smallest subtrees are freed until half the chunks are free (tt_sweep), so
 # that the entries that cost most to find again are kept; only if that frees
 # nothing is the whole table emptied (a new generation).  Measured on king52
-# no-girls, layout 1, with tables too small for it: 2^13 entries 31.3M -> 6.3M
-# nodes, 2^12 78.6M -> 13.8M; at the default 2^20, layout 0 (the chunks ran
-# out 8 times) 1.78G -> 1.47G.
+# no-girls, with tables too small for it and at the default size: fewer
+# nodes (benchmarks/README.md).
 #
 # A table made to grow (max_tt_log2: 13-card hands by default, from 2^20)
 # doubles instead, keeping everything: its slots and chunks (tt_grow) when
@@ -54,15 +54,12 @@
 # overwritten there reach a GROW_PRESSURE-th of it: the slots and chunks up to
 # a table of 2^max_tt_log2 entries, the exact index to twice that
 # (EXACT_HEADROOM; 2^22 and 2^23 for 13-card hands: about 700 MB at most).
-# The two fill at their own pace: king52 no-tricks, layout 0, overwrote 3.8M
-# exact entries at 2^20 and never ran out of chunks.  Seat 1, the benchmark's
-# layouts, from a fixed 2^20: no-tricks layout 0 120.5M -> 89.8M nodes (332
-# MB: slots at 2^20, exact index at 2^23; growing every part alike took 590 MB
-# for 90.5M), layout 2 668M -> 161M (231M with the exact index held to 2^22);
-# no-kings-jacks 264M -> 171M (488 MB: slots at 2^22, exact index at 2^21);
-# no-hearts (layout 2) 48.8M -> 36.7M; 13-card bridge never grows.  Holding
-# the whole to 2^22's memory instead let the exact index crowd out the slots:
-# no-girls layout 0 315M -> 378M.
+# The two fill at their own pace (in king52 no-tricks the exact index
+# overflowed while the chunks never ran out).  Growing from a fixed 2^20
+# took far fewer nodes on king52 penalty contracts, in less memory than
+# growing every part alike; 13-card bridge never grows.  Holding the whole
+# to 2^22's memory instead let the exact index crowd out the slots: more
+# nodes (benchmarks/README.md).
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, calloc, free
 
