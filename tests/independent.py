@@ -150,7 +150,7 @@ def _library():
 
 
 _LIB = None
-MEMO_LOG2 = 20   # 2^20 entries of 48 bytes
+MEMO_LOG2 = 20   # 2^20 entries of 16 bytes
 
 
 def _load(g: Game, seat: int):
