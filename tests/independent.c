@@ -11,11 +11,13 @@
  * key, compared whole.  It is a cache of buckets of four: when a bucket is
  * full the entry with the fewest cards left is replaced, which costs work,
  * never a wrong value.  It is allocated once and emptied for a new game or
- * deal by a generation count.  No partition or rank equivalence, no bounds
+ * deal by a generation count.  Before the last card of a trick, the memo is
+ * asked about every card's next trick start: one that settles it is played
+ * without searching the others.  No partition or rank equivalence, no bounds
  * on the points to come, no grouping of cards: every legal card is searched.
  *
  * Built by independent.py with the C compiler that builds the product:
- *     cc -O2 -shared -fPIC independent.c -o independent.so
+ *     cc -O3 -shared -fPIC independent.c -o independent.so
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -143,6 +145,7 @@ static int order(u64 cards, const int *trick, int k, int seat, int leader, int h
 /* ---- search -------------------------------------------------------------- */
 
 static int reaches(u64 *h, int leader, int index, int target);
+static int known(u64 held, int leader, int index, int target, int *hint);
 
 static int play(u64 *h, int leader, int index, int *trick, int k, int need, int hint, int *decided) {
     if (k == n_seats) {
@@ -159,6 +162,23 @@ static int play(u64 *h, int leader, int index, int *trick, int k, int need, int 
     int cards[16];
     int m = order(legal(h[seat], trick, k), trick, k, seat, leader, k == 0 ? hint : -1, cards);
     u64 hand = h[seat];
+    if (k == n_seats - 1) {
+        /* the last card of the trick: if the memo already settles one
+         * card's trick start in this seat's favour, play it */
+        u64 held = 0;
+        for (int i = 0; i < n_seats; i++) held |= h[i];
+        for (int j = 0; j < k; j++) held &= ~((u64)1 << trick[j]);
+        for (int i = 0; i < m; i++) {
+            int c = cards[i], w, v = 0, hint;
+            trick[k] = c;
+            w = (leader + top_of(trick, n_seats)) % n_seats;
+            if (w == me) {
+                v = trick_pts[index];
+                for (int j = 0; j < n_seats; j++) v += pts[trick[j]];
+            }
+            if (known(held & ~((u64)1 << c), w, index + 1, need - v, &hint) == maximise) return maximise;
+        }
+    }
     for (int i = 0; i < m; i++) {
         int c = cards[i];
         h[seat] = hand & ~((u64)1 << c);
@@ -173,22 +193,29 @@ static int play(u64 *h, int leader, int index, int *trick, int k, int need, int 
     return !maximise;
 }
 
-static int reaches(u64 *h, int leader, int index, int target) {
-    if (!h[leader]) return target <= 0;
-    u64 held = 0;
-    for (int i = 0; i < n_seats; i++) held |= h[i];
+/* What is known at a trick start without searching it: 1 (the seat reaches
+ * target), 0 (it does not) or -1 (unknown; *hint: the memo's lead or -1). */
+static int known(u64 held, int leader, int index, int target, int *hint) {
+    *hint = -1;
+    if (!held) return target <= 0;
     if (!tricks_score[index] && !(held & scoring)) return target <= 0;   /* nothing left scores */
     Entry *e = find(held, leader, 0);
-    int hint = -1;
-    if (e) {
-        if (e->lo >= target) return 1;
-        if (e->hi < target) return 0;
-        hint = e->lead;
-    }
+    if (!e) return -1;
+    if (e->lo >= target) return 1;
+    if (e->hi < target) return 0;
+    *hint = e->lead;
+    return -1;
+}
+
+static int reaches(u64 *h, int leader, int index, int target) {
+    u64 held = 0;
+    for (int i = 0; i < n_seats; i++) held |= h[i];
+    int hint, r = known(held, leader, index, target, &hint);
+    if (r >= 0) return r;
     nodes++;
     int trick[4], decided = -1;
     int ok = play(h, leader, index, trick, 0, target, hint, &decided);
-    e = find(held, leader, 1);   /* again: the search may have replaced it */
+    Entry *e = find(held, leader, 1);   /* again: the search may have replaced it */
     if (ok) { if (target > e->lo) e->lo = target; }
     else { if (target - 1 < e->hi) e->hi = target - 1; }
     if (decided >= 0) e->lead = (int8_t)decided;
