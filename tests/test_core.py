@@ -215,6 +215,7 @@ def solve_random_positions(s, seed, trick_index, after_each=lambda: None):
     """25 random contracts of 3 or 4 seats, a 4-card position each, two sides
     each: ``s``'s values and card values are the oracle's; returns the table's
     size (table_log2) after each contract."""
+    rnd = random.Random(seed)
     sizes = []
     for it in range(25):
         n = rnd.choice([3, 4])
