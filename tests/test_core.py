@@ -273,12 +273,17 @@ def test_table_of_a_fixed_size_never_grows():
         Search(12, 11)
 
 def random_lengths(rnd: random.Random, n, per_hand):
-    """lens[seat][suit]: how many cards of each suit each of n seats holds."""
+    """lens[seat][suit]: how many cards of each suit each of n seats holds
+    (never more than a suit's 13 cards in all: Hypothesis draws a suit again
+    and again where a seeded shuffle almost never did)."""
     lens = []
+    total = [0] * 4
     for _ in range(n):
         row = [0] * 4
         for _ in range(per_hand):
-            row[rnd.randrange(4)] += 1
+            su = rnd.choice([su for su in range(4) if total[su] < 13])
+            row[su] += 1
+            total[su] += 1
         lens.append(row)
     return lens
 
@@ -1215,7 +1220,7 @@ def test_partition_entries_in_trump_games_with_long_trumps(rnd, n):
     for o in range(n):
         lens[o][S] = rnd.randint(0, 3) if o > 1 else rnd.randint(2, 3)
         for _ in range(per_hand - lens[o][S]):
-            lens[o][rnd.choice([H, D, C])] += 1
+            lens[o][rnd.choice([su for su in (H, D, C) if sum(row[su] for row in lens) < 13])] += 1
     side = rnd.choice([0b0101, 0b0011, 0b0001, 0b0110]) & ((1 << n) - 1)
     # a trick game, a penalty game (minus: every trick costs), or a mix
     points = rnd.choice([[1] * 13, [-1] * 13, [rnd.choice([-3, -1, 0, 1, 2]) for _ in range(13)]])
