@@ -2,7 +2,7 @@
 
     python benchmarks/bench_core.py [--runs 3] [--quick] [--only NAME ...]
 
-Deals come from fixed seeds (benchmarks/common.py, only ever appended).  Bridge
+Deals are fixed data (benchmarks/deals.json, only ever appended).  Bridge
 results are checked against DDS before anything is timed (that the table size
 never changes a King value is a test: tests/test_table_sizes.py).  Each solve
 starts from an empty transposition table; set-up is outside the timed part.
@@ -14,7 +14,7 @@ trick-start positions searched (kingsolve's trick_nodes / DDS's own node count,
 which counts the same thing), and the search nodes of one run over the set (the
 steady measure: a change to the search's cost shows there, whatever the load).
 bench_bridge13_40 is the first 40 deals of the
-13-card seed (its first 12 are bench_bridge13): with 12 deals the two medians
+13-card set (its first 12 are bench_bridge13): with 12 deals the two medians
 can fall on different deals, far apart.
 """
 from __future__ import annotations
@@ -28,10 +28,8 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(1, str(pathlib.Path(__file__).parent.parent))  # an in-place build works too
 from common import (  # noqa: E402
-    SEEDS, bridge_contract, bridge_deals, deal, deck, dds_deal, dds_trick_nodes, dds_tricks,
-    king_erajlash_contract, king_penalty_contract)
-
-import random  # noqa: E402
+    bridge_contract, dds_deal, dds_trick_nodes, dds_tricks, king_erajlash_contract, king_penalty_contract,
+    stored_deals)
 
 from kingsolve._core import Search  # noqa: E402
 from kingsolve.solver import default_max_tt_log2, default_tt_log2  # noqa: E402
@@ -74,8 +72,8 @@ def time_dds(jobs, runs: int):
     return [statistics.median(x) for x in per_job]
 
 
-def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, seed_name: str | None = None):
-    deals = bridge_deals(seed_name or name, count, per_hand)
+def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, set_name: str | None = None):
+    deals = stored_deals(set_name or name, count)
     jobs = []
     for hands, leader, trump in deals:
         side = 0b0101 if leader % 2 == 0 else 0b1010
@@ -97,14 +95,10 @@ def bridge_set(name: str, count: int, per_hand: int, runs: int, search: Search, 
                 tn_ratio=sum(ks_tn) / sum(dds_tn), nodes=n_nodes)
 
 
-def king_set(name: str, count: int, n_seats: int, per_hand: int, cards: list[int], config, runs: int,
-             search: Search, label: str | None = None):
-    rng = random.Random(SEEDS[name])
+def king_set(name: str, count: int, config, runs: int, search: Search, label: str | None = None):
     jobs = []
-    for _ in range(count):
-        hands = deal(rng, n_seats, per_hand, cards)
-        leader = rng.randrange(n_seats)
-        for seat in range(n_seats):
+    for hands, leader, _ in stored_deals(name, count):
+        for seat in range(len(hands)):
             jobs.append((config, hands, leader, 1 << seat))
     ks, nps, hit, _, n_nodes = time_kingsolve(search, jobs, runs)
     ks_ms = statistics.median(ks) * 1e3
@@ -128,21 +122,20 @@ def main(argv=None) -> None:
         if args.tt_log2:
             return Search(args.tt_log2)
         return Search(default_tt_log2(per_hand), default_max_tt_log2(per_hand))
-    ua3 = deck(range(7, 15), exclude=(0 * 16 + 12, 3 * 16 + 12))  # 32 cards minus the black aces
     sets = {
         "bench_bridge8": lambda: bridge_set("bench_bridge8", 20 if q else 60, 8, args.runs, search_for(8)),
         "bench_bridge13": lambda: bridge_set("bench_bridge13", 4 if q else 12, 13, args.runs, search_for(13)),
         "bench_bridge13_40": lambda: bridge_set("bench_bridge13_40", 8 if q else 40, 13, args.runs, search_for(13),
-                                                seed_name="bench_bridge13"),
-        "bench_king8": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
-                                        king_penalty_contract(4, 8), args.runs, search_for(8)),
-        "bench_king8_erajlash": lambda: king_set("bench_king8", 3 if q else 10, 4, 8, deck(range(7, 15)),
-                                                 king_erajlash_contract(4, 8), args.runs, search_for(8),
-                                                 "bench_king8_erajlash"),
-        "bench_king10": lambda: king_set("bench_king10", 3 if q else 8, 3, 10, ua3,
-                                         king_penalty_contract(3, 10), args.runs, search_for(10)),
-        "bench_king13": lambda: king_set("bench_king13", 1, 4, 13, deck(range(2, 15)),
-                                         king_penalty_contract(4, 13), args.runs, search_for(13)),
+                                                set_name="bench_bridge13"),
+        "bench_king8": lambda: king_set("bench_king8", 3 if q else 10, king_penalty_contract(4, 8), args.runs,
+                                        search_for(8)),
+        "bench_king8_erajlash": lambda: king_set("bench_king8", 3 if q else 10, king_erajlash_contract(4, 8),
+                                                 args.runs, search_for(8), "bench_king8_erajlash"),
+        # ua3: 32 cards minus the black aces, three seats
+        "bench_king10": lambda: king_set("bench_king10", 3 if q else 8, king_penalty_contract(3, 10), args.runs,
+                                         search_for(10)),
+        "bench_king13": lambda: king_set("bench_king13", 1, king_penalty_contract(4, 13), args.runs,
+                                         search_for(13)),
     }
     # The 4-seat 13-card penalty deals take from milliseconds to minutes per seat
     # (benchmarks/README.md), so they run only when asked for.

@@ -1,29 +1,21 @@
 """Shared fixtures for the benchmarks and the golden-file generator.
 
-Seeds are only ever appended (numpy's benchmarks/common.py does the same):
-changing one would silently change every recorded timing and golden case.
-That is also why :func:`deal` keeps its own ``random.Random`` shuffle: its
-deals (bench_core's recorded node counts, the DDS golden files) predate
-``kingsolve.knowledge``, the project's one sampler.  Deals of a King variant
-for a new benchmark come from ``kingsolve.knowledge.random_deal`` (as
+The benchmarks' deals are data: ``benchmarks/deals.json`` holds every deal
+set (bench_core's recorded node counts rest on them), and the DDS golden
+cases keep their own deals in ``tests/golden/bridge_dds.json``.  Both are only
+ever appended: a changed deal would silently change every recorded timing and
+golden case.  Deals of a King variant for a new benchmark come from
+``kingsolve.knowledge.random_deal``, the project's one sampler (as
 bench_table's and bench_advise's do).
 Deals are plain lists of hand masks in the core's card encoding
 (card = suit*16 + rank-2, suits S H D C, seats 0..n-1 = N E S W).
 """
 from __future__ import annotations
 
-import random
+import json
+import pathlib
 
-SEEDS = {
-    "golden_bridge8": 20261129_01,
-    "golden_bridge13": 20261129_02,
-    "bench_bridge8": 20261129_11,
-    "bench_bridge13": 20261129_12,
-    "bench_king8": 20261129_21,
-    "bench_king10": 20261129_22,
-    "bench_king13": 20261129_23,
-}
-
+DEALS = pathlib.Path(__file__).with_name("deals.json")
 SUIT_LETTERS = "SHDC"
 RANK_LETTERS = "23456789TJQKA"
 SEAT_LETTERS = "NESW"
@@ -34,28 +26,19 @@ def deck(ranks=range(2, 15), exclude=()) -> list[int]:
     return [s * 16 + r - 2 for s in range(4) for r in ranks if s * 16 + r - 2 not in exclude]
 
 
-def deal(rng: random.Random, n_seats: int, per_hand: int, cards: list[int]) -> list[int]:
-    """Shuffle `cards` and give per_hand cards to each seat (the rest lie aside)."""
-    cards = list(cards)
-    rng.shuffle(cards)
-    hands = []
-    for i in range(n_seats):
-        m = 0
-        for c in cards[i * per_hand:(i + 1) * per_hand]:
-            m |= 1 << c
-        hands.append(m)
-    return hands
+def stored_deals(set_name: str, count: int) -> list[tuple[list[int], int, int]]:
+    """The first ``count`` deals of the set ``set_name`` of deals.json, as
+    (hands, leader, trump) triples (trump -1: none; King sets have none)."""
+    deals = json.loads(DEALS.read_text())["sets"][set_name]
+    if count > len(deals):
+        raise ValueError(f"{set_name}: {count} deals asked for, {len(deals)} stored")
+    return [(from_pbn(d["hands"]), SEAT_LETTERS.index(d["leader"]), trump_of(d.get("trump", "NT")))
+            for d in deals[:count]]
 
 
-def bridge_deals(seed_name: str, count: int, per_hand: int) -> list[tuple[list[int], int, int]]:
-    """(hands, leader, trump) triples: per_hand=8 from the 32-card deck, 13 from 52."""
-    rng = random.Random(SEEDS[seed_name])
-    ranks = range(7, 15) if per_hand <= 8 else range(2, 15)
-    out = []
-    for _ in range(count):
-        hands = deal(rng, 4, per_hand, deck(ranks))
-        out.append((hands, rng.randrange(4), rng.choice([-1, 0, 1, 2, 3])))
-    return out
+def trump_of(text: str) -> int:
+    """-1 for "NT", else the suit's number."""
+    return -1 if text == "NT" else SUIT_LETTERS.index(text)
 
 
 def hand_pbn(mask: int) -> str:
@@ -70,15 +53,17 @@ def to_pbn(hands: list[int]) -> str:
 
 
 def from_pbn(pbn: str) -> list[int]:
+    """The hands of 'N:hand hand hand hand' (or of three hands: three seats)."""
     first, rest = pbn.split(":", 1)
     start = SEAT_LETTERS.index(first.strip().upper())
-    hands = [0, 0, 0, 0]
-    for i, text in enumerate(rest.split()):
+    texts = rest.split()
+    hands = [0] * len(texts)
+    for i, text in enumerate(texts):
         m = 0
         for s, holding in enumerate(text.split(".")):
             for ch in holding:
                 m |= 1 << (s * 16 + RANK_LETTERS.index(ch.upper()))
-        hands[(start + i) % 4] = m
+        hands[(start + i) % len(texts)] = m
     return hands
 
 

@@ -13,13 +13,18 @@ rank − 2, suits ♠ ♥ ♦ ♣ = 0..3, ranks 2..14 (so a ``Layout``'s masks c
 passed as they are).
 
 The search is a plain alpha-beta, as zero-window tests ("can the seat take at
-least t points from here?") narrowed by bisection to the exact value.  Its
-only memory is a memo by exact position at the start of each trick (the hands
-and the leader) holding the interval proven for the value there and the lead
-that last decided it (move ordering only).  No partition or rank-equivalence
-table, no quick bounds on the points still to come, no card grouping: every
-legal card of every hand is searched.  The one shortcut: once no card left
-and no trick to come scores, the value from there is 0.
+least t points from here?") narrowed to the exact value: the first two at a
+guess (the test passes the product's value) and one unit above it, which
+prove the value when the guess is right, then bisection.  The guess only
+orders the work: the value is what the tests prove.  Its only memory is a
+memo by exact position at the start of each trick (the cards still held and
+the leader) holding the interval proven for the value there and the lead
+that last decided it (move ordering only); before the last card of a trick
+it is asked about each card's next trick start (a cut found there saves
+searching the others).  No partition or rank-equivalence table, no quick
+bounds on the points still to come, no card grouping: every legal card of
+every hand is searched.  The one shortcut: once no card left and no trick to
+come scores, the value from there is 0.
 
 The search itself is in ``independent.c`` (about 250 lines of plain C, built
 here with the C compiler that builds the product): the same search in pure
@@ -137,7 +142,7 @@ def _library():
         if not out.exists():
             cc = (sysconfig.get_config_var("CC") or "cc").split()
             tmp = out.with_suffix(f".{os.getpid()}.tmp")
-            subprocess.run(cc + ["-O2", "-shared", "-fPIC", str(src), "-o", str(tmp)], check=True)
+            subprocess.run(cc + ["-O3", "-shared", "-fPIC", str(src), "-o", str(tmp)], check=True)
             os.replace(tmp, out)
         lib = ctypes.CDLL(str(out))
         lib.ind_setup.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
@@ -150,7 +155,7 @@ def _library():
 
 
 _LIB = None
-MEMO_LOG2 = 20   # 2^20 entries of 48 bytes
+MEMO_LOG2 = 22   # 2^22 entries of 16 bytes: 64 MB a process
 
 
 def _load(g: Game, seat: int):
@@ -164,17 +169,18 @@ def _load(g: Game, seat: int):
     return lib, points
 
 
-def seat_value(g: Game, hands, leader: int, seat: int) -> tuple[int, int]:
+def seat_value(g: Game, hands, leader: int, seat: int, guess: int | None = None) -> tuple[int, int]:
     """What ``seat`` (0-based) alone takes in game ``g`` from a full deal
     dealt as ``hands`` (masks), ``leader`` on lead, against the others
     together; and the trick starts searched.
 
-    The value is found by bisection on zero-window tests over the values the
-    contract can give (multiples of the gcd of its prices), between every
-    penalty taken and every positive point taken.  (Two tests at a value
-    claimed by the product would prove it too, but cost about twice the
-    trick starts of the bisection, whose far tests leave bounds in the memo
-    that the near ones use.)"""
+    The value is found by zero-window tests over the values the contract can
+    give (multiples of the gcd of its prices), between every penalty taken
+    and every positive point taken.  With a ``guess``, the first test is at
+    the guess and the second one unit above it, which prove the value when
+    the guess is right (MTD(f)); then, or without a guess, bisection narrows
+    what is left to the exact value.  A guess changes the work, never the
+    value."""
     lib, points = _load(g, seat)
     h = (ctypes.c_uint64 * 4)(*hands)
     pts = [v for v in points + list(g.trick_points) if v]
@@ -183,8 +189,11 @@ def seat_value(g: Game, hands, leader: int, seat: int) -> tuple[int, int]:
         unit = gcd(unit, abs(v))
     lo = sum(v for v in pts if v < 0)
     hi = sum(v for v in pts if v > 0)
+    tests = [guess, guess + unit] if guess is not None and guess % unit == 0 else []
     while lo < hi:
-        mid = lo + ((hi - lo) // unit + 1) // 2 * unit   # above the midpoint, a multiple of unit
+        mid = next((t for t in tests if lo < t <= hi), None)
+        if mid is None:
+            mid = lo + ((hi - lo) // unit + 1) // 2 * unit   # above the midpoint, a multiple of unit
         if lib.ind_reaches(h, leader, mid):
             lo = mid
         else:
@@ -208,9 +217,10 @@ def normal_form(g: Game) -> tuple[tuple, int]:
 
 def solve_job(job) -> tuple[int, int]:
     """(value, trick starts searched) of one (variant, contract, trump, hands,
-    leader, seat), in normal form units: for a process pool."""
-    variant, name, trump, hands, leader, seat = job
+    leader, seat, guess), in normal form units: for a process pool.  The
+    guess (the contract's points, or None) is only where the search starts."""
+    variant, name, trump, hands, leader, seat, guess = job
     g = game(variant, name, trump)
     _, unit = normal_form(g)
-    value, nodes = seat_value(g, hands, leader, seat)
+    value, nodes = seat_value(g, hands, leader, seat, guess)
     return value // unit, nodes

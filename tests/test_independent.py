@@ -8,11 +8,13 @@ included.  Ten fresh random deals of each variant a run; the seed is in the
 failure message, and ``KINGSOLVE_INDEPENDENT_SEED=<seed>`` replays it.
 
 Cost: the plain search visits a few million trick starts for one seat of a
-deal (every contract), and some deals many more: one seat of each of the ten
-deals took 2.5 min of CPU in all for one seed and about 8 min for another
-(ru4's hardest deals dominate).  The searches are spread over every core.
-Only one seat a deal (each deal another seat): every seat of every deal would
-take four (ru4) or three (ua3) times as long.
+deal (every contract), some deals many more; ten deals of a variant take
+about 40 s of CPU for seed 1, hard seeds several times that.  Each search
+starts from the product's value as its guess (two tests prove it when it is
+right; the value is what the tests prove, whatever the guess), and the
+searches are spread over every core.  Only one seat a deal (each deal another
+seat): every seat of every deal would take four (ru4) or three (ua3) times as
+long.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from independent import game, normal_form, solve_job
+from independent import game, normal_form, seat_value, solve_job
 from strategies import random_layout
 
 from kingsolve.table import make_table
@@ -50,7 +52,7 @@ def test_full_deals_every_contract_against_an_independent_search(vid):
             c = row.contract
             form, unit = normal_form(game(vid, c.name, c.trump))
             key = (form, layout.hands, layout.first, seat)
-            jobs.setdefault(key, (vid, c.name, c.trump, layout.hands, layout.first, seat))
+            jobs.setdefault(key, (vid, c.name, c.trump, layout.hands, layout.first, seat, row.values[seat]))
             checks.append((f"deal {k} {layout} {c!r} seat {seat + 1}", row.values[seat], key, unit))
     keys = list(jobs)
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -62,3 +64,18 @@ def test_full_deals_every_contract_against_an_independent_search(vid):
     # every contract: 7 penalty deals, their 7 mirrors, trump (4 suits),
     # misère and tricks (no trump or a suit)
     assert len(checks) == DEALS * 28
+
+
+@pytest.mark.parametrize("name", ["no-king", "plus-last-two", "no-last-two", "plus-hearts"])
+def test_the_guess_orders_the_work_never_the_value(name):
+    """The independent search's value is what its tests prove: a right guess,
+    a wrong one (above or below), one off the contract's scale, or none give
+    the same value.  (A deal where seat 4 takes points in each of these cheap
+    contracts, so that a guess too low is one it does reach.)"""
+    layout = random_layout(get_variant("ru4"), random.Random(32), first=1)
+    g = game("ru4", name, None)
+    unit = normal_form(g)[1]
+    value, _ = seat_value(g, layout.hands, layout.first, 3)
+    assert value != 0
+    for guess in (value, value - unit, value + unit, value - 3 * unit, value + 3 * unit, value - 1, -1000, 1000):
+        assert seat_value(g, layout.hands, layout.first, 3, guess)[0] == value, guess

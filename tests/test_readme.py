@@ -75,8 +75,9 @@ def test_the_commands_the_docs_show_run(command, monkeypatch):
 def test_the_readme_has_the_two_commands():
     text = README.read_text(encoding="utf-8")
     assert "pip install . && kingsolve solve " in text
-    assert 'pip install ".[dev]" && pytest' in text
-    assert 'pip install ".[dev]" && pytest' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = 'pip install ".[dev]" && pytest -n auto --dist worksteal\n'
+    assert command in text
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def _tracked_files():
