@@ -112,9 +112,9 @@ def test_a_stopped_solve_keeps_the_seats_it_finished():
 
 def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = False):
     """Run ``kingsolve ARGS`` and send SIGINT once it has used ``wait`` seconds
-    of processor time (:func:`_wait_for_cpu`), or, with ``group``, after
-    ``wait`` seconds by the clock (its work is in worker processes) to the
-    whole process group, as a terminal's Ctrl-C does; return the exit code,
+    of processor time (:func:`_wait_for_cpu`; with ``group``, it and its
+    worker processes together, and the signal goes to the whole process
+    group, as a terminal's Ctrl-C does); return the exit code,
     stderr and the seconds it took to stop (and stdout, when ``with_stdout``).
     ``cwd`` is a scratch directory, and the child imports the kingsolve these
     tests import (an installed package, or a checkout whose core was built in
@@ -129,10 +129,7 @@ def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = 
                          stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        if group:
-            time.sleep(wait)           # the work is in worker processes
-        else:
-            _wait_for_cpu(p, wait)
+        _wait_for_cpu(p, wait, group=group)
         if p.poll() is not None:
             pytest.fail(f"finished before the signal (exit {p.returncode}): {p.stderr.read().decode()[-500:]}")
         t0 = time.perf_counter()
@@ -154,24 +151,39 @@ def _interrupt(args, wait: float, cwd, group: bool = False, with_stdout: bool = 
             p.wait()
 
 
-def _wait_for_cpu(p, seconds: float, most: float = 120.0) -> None:
-    """Wait until process ``p`` has used ``seconds`` of processor time (all its
-    threads), or has ended, or ``most`` seconds have passed: on a loaded
-    machine a wait by the clock could end before the child had even imported
-    kingsolve, let alone proven anything.  Where /proc is missing, by the clock."""
-    stat = f"/proc/{p.pid}/stat"
-    if not os.path.exists(stat):
-        time.sleep(seconds)
-        return
+def _cpu_seconds(pid: int, group: bool) -> float | None:
+    # utime + stime of process pid, or with group of every process in its
+    # process group (the child leads its own: start_new_session); None when
+    # /proc cannot tell
     tick = os.sysconf("SC_CLK_TCK")
-    end = time.monotonic() + most
-    while p.poll() is None and time.monotonic() < end:
+    pids = [str(pid)] if not group else [d for d in os.listdir("/proc") if d.isdigit()]
+    total, seen = 0, False
+    for d in pids:
         try:
-            with open(stat) as f:
+            with open(f"/proc/{d}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
-            return
-        if (int(fields[11]) + int(fields[12])) / tick >= seconds:   # utime + stime
+            continue
+        if group and int(fields[2]) != pid:                   # pgrp
+            continue
+        total += int(fields[11]) + int(fields[12])            # utime + stime
+        seen = True
+    return total / tick if seen else None
+
+
+def _wait_for_cpu(p, seconds: float, most: float = 120.0, group: bool = False) -> None:
+    """Wait until process ``p`` (with ``group``, it and its worker processes
+    together) has used ``seconds`` of processor time, or has ended, or
+    ``most`` seconds have passed: on a loaded machine a wait by the clock
+    could end before the child had even imported kingsolve, let alone
+    finished any work.  Where /proc is missing, by the clock."""
+    if not os.path.exists(f"/proc/{p.pid}/stat"):
+        time.sleep(seconds)
+        return
+    end = time.monotonic() + most
+    while p.poll() is None and time.monotonic() < end:
+        used = _cpu_seconds(p.pid, group)
+        if used is None or used >= seconds:
             return
         time.sleep(0.05)
 
