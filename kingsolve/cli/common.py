@@ -139,7 +139,7 @@ def read_text(path: str) -> str:
     reads one; a file that cannot be read or decoded is one line, exit 2."""
     try:
         if path == "-":
-            data = click.get_binary_stream("stdin").read()
+            data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as fh:
                 data = fh.read()
