@@ -170,3 +170,22 @@ def test_bid_takes_the_contract_spelling_too():
     assert parse_choice("misere", ua3) == parse_choice("misere:NT", ua3)
     assert parse_choice("minus:H", king52) == parse_choice("minus-H", king52)
     assert parse_choice("trump:NT", king52) == parse_choice("NT", king52)
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly(tmp_path):
+    # `kingsolve solve … | head -2`: the pipe closes before the lines are written; before, the command
+    # printed "Error: [Errno 32] Broken pipe" (exit 2) as if the input were bad
+    import os
+    import subprocess
+    import sys
+
+    import kingsolve
+    root = os.path.dirname(os.path.dirname(os.path.abspath(kingsolve.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(x for x in (root, os.environ.get("PYTHONPATH")) if x))
+    p = subprocess.Popen([sys.executable, "-m", "kingsolve", "solve", "-V", "ua3", "-c", "no-hearts", "--cards",
+                          "--line", "1:Q7.K987.K7.KQ K.A.AJ8.JT987 JT98.QJT.QT9."],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    p.stdout.close()                    # the reader is gone before the first line
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=60)
+    assert rc in (0, 141) and err == "", (rc, err)

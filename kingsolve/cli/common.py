@@ -55,6 +55,12 @@ class KingsolveGroup(click.Group):
             raise InputError(" ".join(err.format_message().split()) + where) from err
         except KingsolveError as err:
             raise InputError(str(err)) from err
+        except BrokenPipeError:
+            # the reader went away (`kingsolve ... | head`): stop quietly, as
+            # a pipeline's writer does, and keep the interpreter's last flush
+            # of stdout from failing again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(141) from None
         except OSError as err:  # unreadable files
             name = getattr(err, "filename", None)
             raise InputError(f"{name}: {err.strerror}" if name else str(err)) from err
