@@ -145,18 +145,19 @@ def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: 
         for start in range(0, samples, CHUNK):
             yield start, min(samples, start + CHUNK)
 
-    def finished(_, unit, arr):
-        done[unit[1]] = arr
+    def finished(start, arr):
+        done[start] = arr
         if progress:
             progress(len(arr))
 
     try:
         if scheduler or jobs > 1:
             run_units(solve_samples, lambda workers: ((plan, start, stop) for start, stop in chunks()),
-                      finished, jobs=jobs, scheduler=scheduler or None, per_worker=4)
+                      lambda _, unit, arr: finished(unit[1], arr), jobs=jobs, scheduler=scheduler or None,
+                      per_worker=4)
         else:
             for start, stop in chunks():
-                finished(None, (plan, start, stop), solve_samples(plan, start, stop))
+                finished(start, solve_samples(plan, start, stop))
     except KeyboardInterrupt:
         interrupted = True
     if done:

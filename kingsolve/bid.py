@@ -369,8 +369,8 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, 
     done = _Prefix(len(plan.tasks))
     interrupted = False
 
-    def finished(_, unit, arr):
-        done.add(unit[2], arr)
+    def finished(start, arr):
+        done.add(start, arr)
         if progress:
             progress(len(arr))
 
@@ -380,11 +380,11 @@ def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, 
             run_units(solve_range,
                       lambda workers: ((plan, seed, start, stop, None, lanes)
                                        for start, stop in _units(samples, unit_size(plan, samples, workers))),
-                      finished, jobs=jobs, scheduler=scheduler)
+                      lambda _, unit, arr: finished(unit[2], arr), jobs=jobs, scheduler=scheduler)
         else:
             solver = plan.solver()
             for start, stop in _units(samples, unit_size(plan, samples, 1)):
-                finished(None, (plan, seed, start), solve_range(plan, seed, start, stop, solver))
+                finished(start, solve_range(plan, seed, start, stop, solver))
     except KeyboardInterrupt:
         interrupted = True
     arr = done.array()

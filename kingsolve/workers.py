@@ -70,9 +70,9 @@ def run_units(fn, units, finished, *, jobs: int = 2, scheduler: str | None = Non
               held=None) -> None:
     """Run ``fn(*unit)`` for every argument tuple of ``units(workers)`` (an
     iterable, taken lazily; ``workers`` the number of processes or Dask
-    threads, for the caller to size its units) in ``jobs`` worker processes (:class:`StoppablePool`), or on
-    the Dask cluster at ``scheduler`` (then one worker a thread of the
-    cluster), calling ``finished(index, unit, result)`` here as each
+    threads, for the caller to size its units) in ``jobs`` worker processes
+    (:class:`StoppablePool`), or on the Dask cluster at ``scheduler`` (then
+    one worker a thread of the cluster), calling ``finished(index, unit, result)`` here as each
     finishes, in any order.  At most ``per_worker`` units a worker are out at
     a time, counting ``held()`` (the results the caller keeps unwritten, if
     it says), so memory does not grow with the number of units.
