@@ -34,12 +34,9 @@ from .engine import Position, hands_from_play, legal_mask
 from .errors import InvalidLayoutError, InvalidRulesError, KingsolveError
 from .knowledge import Observation, observe
 from .seeds import fresh_seed
-from .solver import Deal, solver_for
+from .solver import Deal, long_deal, solver_for
 from .variants import MIRROR_CONTRACTS, PENALTY_CONTRACTS, Contract, Variant
-from .workers import run_units
-
-CHUNK = 10
-"""Samples per task handed to a worker (any size gives the same result)."""
+from .workers import SampleRun, TimeLimitReached, run_samples
 
 BLIND_SPOT = ("each sampled deal is solved double dummy, as if the unseen cards were visible: a card's value "
               "assumes the rest will be played knowing where every card is, so plays that keep a guess open "
@@ -79,14 +76,18 @@ class Plan:
 _SOLVERS = threading.local()
 
 
-def _solver(hand_size: int):
-    # one solver per worker thread (a Dask worker runs tasks in several), kept warm across tasks
+def _solver(hand_size: int, lanes: int = 1):
+    # one solver per worker thread (a Dask worker runs tasks in several), kept
+    # warm across tasks.  The worker processes of a 13-card run share the
+    # memory budget of one solver (solver_for's lanes); a short deal's worker
+    # keeps the one-process table, as its tables never grow
     cache = getattr(_SOLVERS, "by_size", None)
     if cache is None:
         cache = _SOLVERS.by_size = {}
-    s = cache.get(hand_size)
+    lanes = lanes if long_deal(hand_size) else 1
+    s = cache.get((hand_size, lanes))
     if s is None:
-        s = cache[hand_size] = solver_for(hand_size)
+        s = cache[(hand_size, lanes)] = solver_for(hand_size, lanes=lanes)
     return s
 
 
@@ -97,11 +98,19 @@ def drop_solvers() -> None:
     _SOLVERS.__dict__.pop("by_size", None)
 
 
-def solve_samples(plan: Plan, start: int, stop: int) -> np.ndarray:
-    """The values (stop − start, width) of samples ``start``..``stop − 1``."""
+RANGE = 10
+"""Samples in a unit of work of short hands, at most (each worker keeps its
+solver warm across units, so small units cost nothing; what Ctrl-C stops
+while running is lost)."""
+
+
+def solve_samples(plan: Plan, start: int, stop: int, lanes: int = 1, deadline: float | None = None) -> np.ndarray:
+    """The values (stop − start, width) of samples ``start``..``stop − 1`` (a
+    search still running at ``deadline``, a ``time.monotonic()`` time, stops
+    with TimeoutError)."""
     know = plan.observation.knowledge
     n = know.n_seats
-    solver = _solver(plan.hand_size)
+    solver = _solver(plan.hand_size, lanes)
     out = np.zeros((stop - start, plan.width), dtype=np.int64)
     rules = {}
     for j, i in enumerate(range(start, stop)):
@@ -114,57 +123,36 @@ def solve_samples(plan: Plan, start: int, stop: int) -> np.ndarray:
                 r = rules[q.contract] = q.contract.deal_rules(plan.hand_size)
             d = Deal(q.contract, Position(hands, q.leader, q.trick, q.trick_index), r)
             if q.cards:
-                vals = solver.card_values(d, 1 << q.seat)
+                vals = solver.card_values(d, 1 << q.seat, deadline)
                 for c in q.cards:
                     out[j, col] = vals[c]
                     col += 1
             else:
-                out[j, col] = solver.value(d, 1 << q.seat)
+                out[j, col] = solver.value(d, 1 << q.seat, deadline=deadline)
                 col += 1
     return out
 
 
-@dataclass
-class Run:
-    values: np.ndarray     # (samples finished, width), in sample order
-    requested: int
-    interrupted: bool
-
-
-def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: str | None = None) -> Run:
-    """Solve ``samples`` sampled deals, in ``jobs`` worker processes (or on a
-    Dask cluster at ``scheduler``), ``progress(k)`` as they finish.  Ctrl-C
-    stops the run and keeps every chunk finished (``interrupted``); the
-    chunks are issued lazily, so memory does not grow with ``samples``."""
+def run_plan(plan: Plan, samples: int, jobs: int = 1, progress=None, scheduler: str | None = None,
+             time_limit: float | None = None) -> SampleRun:
+    """Solve ``samples`` sampled deals (:func:`kingsolve.workers.run_samples`),
+    in ``jobs`` worker processes (or on a Dask cluster at ``scheduler``),
+    ``progress(k)`` as they finish.  Ctrl-C or ``time_limit`` seconds stops
+    the run and keeps the first samples finished (``interrupted``,
+    ``time_limit_reached``); the ranges are issued lazily, so memory does not
+    grow with ``samples``.  Nothing finished: KeyboardInterrupt, or
+    :class:`~kingsolve.workers.TimeLimitReached` after the time limit."""
     if samples < 1:
         raise KingsolveError(f"samples must be at least 1, not {samples}")
-    done: dict = {}
-    interrupted = False
-
-    def chunks():
-        for start in range(0, samples, CHUNK):
-            yield start, min(samples, start + CHUNK)
-
-    def finished(start, arr):
-        done[start] = arr
-        if progress:
-            progress(len(arr))
-
-    try:
-        if scheduler or jobs > 1:
-            run_units(solve_samples, lambda workers: ((plan, start, stop) for start, stop in chunks()),
-                      lambda _, unit, arr: finished(unit[1], arr), jobs=jobs, scheduler=scheduler or None,
-                      per_worker=4)
-        else:
-            for start, stop in chunks():
-                finished(start, solve_samples(plan, start, stop))
-    except KeyboardInterrupt:
-        interrupted = True
-    if done:
-        values = np.concatenate([done[k] for k in sorted(done)], axis=0)
-    else:
-        values = np.zeros((0, plan.width), dtype=np.int64)
-    return Run(values, samples, interrupted)
+    run = run_samples(samples, plan.width, plan.hand_size, local=lambda a, b, deadline: solve_samples(
+                          plan, a, b, deadline=deadline),
+                      fn=solve_samples, args=lambda a, b, lanes: (plan, a, b, lanes), jobs=jobs,
+                      scheduler=scheduler, progress=progress, time_limit=time_limit, most=RANGE)
+    if not len(run.values):
+        if run.time_limit_reached:
+            raise TimeLimitReached(f"no deal finished within the time limit ({time_limit:g} s)")
+        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    return run
 
 
 def _card_order(c: int):
@@ -250,7 +238,7 @@ class Advice:
     seed: int
     samples: int
     requested: int
-    interrupted: bool
+    interrupted: bool          # by Ctrl-C: the samples are the first finished
     options: list              # card ints (play) or contract names (order)
     table: pd.DataFrame
     summary: dict
@@ -261,6 +249,7 @@ class Advice:
     leader: int = 0
     taken: int = 0             # points the seat already took (play advice)
     blind_spot: str = BLIND_SPOT
+    time_limit_reached: bool = False   # stopped by its time limit: the samples are the first finished
 
 
 def _check_samples(samples: int, seed):
@@ -272,11 +261,13 @@ def _check_samples(samples: int, seed):
 
 def play_advice(variant: Variant, contract: Contract, seat: int, hand: int, *, leader: int = 0, played=(),
                 known=(), samples: int = 500, seed: int | None = None, jobs: int = 1, progress=None,
-                scheduler: str | None = None) -> Advice:
+                scheduler: str | None = None, time_limit: float | None = None) -> Advice:
     """Which card ``seat`` should play: ``hand`` is its whole hand at the start
     of the deal, ``played`` every card played so far (from ``leader``'s first
     lead), ``known`` (seat or "talon", mask) pairs of other cards it saw.
-    It must be ``seat``'s turn after ``played``.  Seats 0-based."""
+    It must be ``seat``'s turn after ``played``.  ``time_limit``: seconds for
+    the whole run, after which the samples finished are the answer.  Seats
+    0-based."""
     _check_samples(samples, seed)
     seed = fresh_seed() if seed is None else int(seed)
     rules = contract.deal_rules()
@@ -292,13 +283,12 @@ def play_advice(variant: Variant, contract: Contract, seat: int, hand: int, *, l
                    key=_card_order)
     q = Question(contract, obs.leader, obs.trick, obs.trick_index, seat, tuple(legal))
     plan = Plan(obs, seed, (q,), rules.n_tricks)
-    run = run_plan(plan, samples, jobs, progress, scheduler)
-    if not len(run.values):
-        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    run = run_plan(plan, samples, jobs, progress, scheduler, time_limit)
     table, summary = _rank(option_table(run.values, [card_str(c) for c in legal]), run.values)
     table.insert(1, "card", [card_symbol(c) for c in (_parse_code(x) for x in table.index)])
     return Advice("play", variant, seat, hand, seed, len(run.values), samples, run.interrupted, legal, table, summary,
-                  run.values, contract, obs, obs.knowledge.count, obs.leader, obs.points[seat])
+                  run.values, contract, obs, obs.knowledge.count, obs.leader, obs.points[seat],
+                  time_limit_reached=run.time_limit_reached)
 
 
 def _parse_code(code: str) -> int:
@@ -321,11 +311,13 @@ def order_types(variant: Variant) -> tuple:
 
 
 def order_advice(variant: Variant, seat: int, hand: int, *, left=None, known=(), samples: int = 200,
-                 seed: int | None = None, jobs: int = 1, progress=None, scheduler: str | None = None) -> Advice:
+                 seed: int | None = None, jobs: int = 1, progress=None, scheduler: str | None = None,
+                 time_limit: float | None = None) -> Advice:
     """Which deal type ``seat`` should order in the long King (source 000
     (Ukrainian): the seat who orders the deal leads it): for every type in
     ``left`` (default: all 14), the points its ``hand`` is expected to take
-    with that contract, the seat alone against the rest.  Seats 0-based."""
+    with that contract, the seat alone against the rest (``time_limit`` as
+    :func:`play_advice`'s).  Seats 0-based."""
     _check_samples(samples, seed)
     types = order_types(variant)
     if not types:
@@ -342,14 +334,13 @@ def order_advice(variant: Variant, seat: int, hand: int, *, left=None, known=(),
     obs = observe(variant, rules, seat=seat, hand=hand, leader=seat, known=known)
     qs = tuple(Question(c, seat, (), 0, seat) for c in contracts)
     plan = Plan(obs, seed, qs, rules.n_tricks)
-    run = run_plan(plan, samples, jobs, progress, scheduler)
-    if not len(run.values):
-        raise KeyboardInterrupt("interrupted before the first samples were finished")
+    run = run_plan(plan, samples, jobs, progress, scheduler, time_limit)
     table, summary = _rank(option_table(run.values, list(types)), run.values)
     totals = {t: c.total for t, c in zip(types, contracts)}
     table.insert(1, "deal_total", [totals[t] for t in table.index])
     return Advice("order", variant, seat, hand, seed, len(run.values), samples, run.interrupted, list(types), table,
-                  summary, run.values, None, obs, obs.knowledge.count, seat, 0)
+                  summary, run.values, None, obs, obs.knowledge.count, seat, 0,
+                  time_limit_reached=run.time_limit_reached)
 
 
 # --------------------------------------------------------------------------- records

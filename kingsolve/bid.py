@@ -42,7 +42,6 @@ Seats are 0-based in this module (seat 1 of the score sheet is 0).
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -56,7 +55,7 @@ from .knowledge import TALON, observe
 from .settlement import AUCTION_PAY, auction_transfer
 from .variants import Contract, Variant
 from .seeds import fresh_seed
-from .workers import run_units
+from .workers import TimeLimitReached, run_samples
 
 BOOTSTRAP = 200
 """Resamples of the finished samples behind the stability of an integer answer."""
@@ -252,22 +251,24 @@ class Plan:
         return solver_for(self.knowledge.variant.hand_size, self.tt_log2, lanes)
 
 
-def capped_tricks(solver, contract: Contract, deal, side: int, cap: int) -> int:
+def capped_tricks(solver, contract: Contract, deal, side: int, cap: int, deadline: float | None = None) -> int:
     """min(tricks, ``cap``) of ``side`` (one seat) playing to avoid tricks in
     ``deal`` (a by-the-trick game with a negative price): "can he hold his
     tricks to k?" asked for k = cap − 1, cap − 2, … until the answer is no."""
     if contract.per_trick >= 0:
         raise InvalidRulesError(f"{contract!r}: only a side avoiding tricks is counted up to a cap")
     for k in range(cap - 1, -1, -1):
-        if not solver.reaches(deal, 1 << side, int(points_of_tricks(contract, k))):
+        if not solver.reaches(deal, 1 << side, int(points_of_tricks(contract, k)), deadline):
             return k + 1
     return 0
 
 
-def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None, lanes: int = 1) -> np.ndarray:
+def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None, lanes: int = 1,
+                deadline: float | None = None) -> np.ndarray:
     """Tricks (stop − start, n_tasks) of samples ``start`` … ``stop − 1``: every
     task on every sampled deal, with ``solver`` (default: a new one of the
-    plan's size, one of ``lanes`` processes at once)."""
+    plan's size, one of ``lanes`` processes at once); a search still running
+    at ``deadline`` (``time.monotonic()``) stops with TimeoutError."""
     from .solver import Deal
     variant = plan.knowledge.variant
     deals = sample_range(plan.knowledge, seed, start, stop)
@@ -284,8 +285,8 @@ def solve_range(plan: Plan, seed: int, start: int, stop: int, solver=None, lanes
         c, rules = contracts[choice]
         d = Deal(c, Position(h, task.leader), rules)
         if task.cap is not None:
-            return capped_tricks(solver, c, d, task.side, task.cap)
-        return tricks_from_value(c, solver.value(d, 1 << task.side))
+            return capped_tricks(solver, c, d, task.side, task.cap, deadline)
+        return tricks_from_value(c, solver.value(d, 1 << task.side, deadline=deadline))
 
     for j, task in enumerate(plan.tasks):
         if task.pick_from:
@@ -309,87 +310,35 @@ class RunResult:
     requested: int
     seed: int
     interrupted: bool = False
+    time_limit_reached: bool = False
 
 
-MAX_UNIT = 100
-"""Most samples in a unit of work of short hands: a unit makes its own Solver
-(its 2^16 table for a short hand is committed at once: benchmarks/README.md), so units are kept large
-enough for that to be a small part of their work."""
-
-
-def unit_size(plan: Plan, samples: int, workers: int) -> int:
-    """Samples per unit of work: one for 13-card hands (a sample can take
-    seconds), else about four units a worker, at most :data:`MAX_UNIT`."""
-    from .solver import long_deal
-    if long_deal(plan.knowledge.variant.hand_size):
-        return 1
-    return max(1, min(MAX_UNIT, math.ceil(samples / (4 * max(1, workers)))))
-
-
-def _units(samples: int, size: int):
-    """The ranges of work, generated as they are taken (never a list of them all)."""
-    start = 0
-    while start < samples:
-        yield start, min(samples, start + size)
-        start += size
-
-
-class _Prefix:
-    """Finished ranges, kept until they join the prefix of samples done."""
-
-    def __init__(self, n_tasks: int):
-        self.parts, self.waiting, self.next = [], {}, 0
-        self.n_tasks = n_tasks
-
-    def add(self, start: int, arr: np.ndarray) -> None:
-        self.waiting[start] = arr
-        while self.next in self.waiting:
-            a = self.waiting.pop(self.next)
-            self.parts.append(a)
-            self.next += len(a)
-
-    def array(self) -> np.ndarray:
-        if not self.parts:
-            return np.zeros((0, self.n_tasks), dtype=np.int64)
-        return np.concatenate(self.parts, axis=0).astype(np.int64)
-
-
-def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, scheduler=None) -> RunResult:
-    """Solve ``samples`` deals in units (:func:`unit_size`), in ``jobs``
-    processes or on the Dask cluster at ``scheduler``; each unit of a worker
-    makes its own Solver, the single process one Solver for the run.  At most
-    a few units per worker are handed out at a time, so memory does not depend
-    on ``samples``.  ``progress(n)`` is called as deals finish.  Ctrl-C stops
-    the run cleanly: the first samples finished without a gap are returned,
-    ``interrupted`` set."""
+def run_plan(plan: Plan, samples: int, seed: int, jobs: int = 1, progress=None, scheduler=None,
+             time_limit: float | None = None) -> RunResult:
+    """Solve ``samples`` deals (:func:`kingsolve.workers.run_samples`: ranges
+    of one sample for 13-card hands, a few a worker else), in ``jobs``
+    processes or on the Dask cluster at ``scheduler``; each range of a worker
+    makes its own Solver, the single process one Solver for the run.
+    ``progress(n)`` is called as deals finish.  Ctrl-C or ``time_limit``
+    seconds stops the run cleanly: the first samples finished without a gap
+    are returned, ``interrupted`` or ``time_limit_reached`` set."""
     if samples < 1:
         raise KingsolveError(f"samples must be at least 1, not {samples}")
     if seed < 0:
         raise KingsolveError(f"seed must be a non-negative integer, not {seed}")
-    done = _Prefix(len(plan.tasks))
-    interrupted = False
+    solver = []
 
-    def finished(start, arr):
-        done.add(start, arr)
-        if progress:
-            progress(len(arr))
+    def local(start, stop, deadline):
+        if not solver:
+            solver.append(plan.solver())
+        return solve_range(plan, seed, start, stop, solver[0], deadline=deadline)
 
-    try:
-        if scheduler is not None or jobs > 1:
-            lanes = 1 if scheduler is not None else jobs   # the processes solving at once on this machine
-            run_units(solve_range,
-                      lambda workers: ((plan, seed, start, stop, None, lanes)
-                                       for start, stop in _units(samples, unit_size(plan, samples, workers))),
-                      lambda _, unit, arr: finished(unit[2], arr), jobs=jobs, scheduler=scheduler)
-        else:
-            solver = plan.solver()
-            for start, stop in _units(samples, unit_size(plan, samples, 1)):
-                finished(start, solve_range(plan, seed, start, stop, solver))
-    except KeyboardInterrupt:
-        interrupted = True
-    arr = done.array()
+    run = run_samples(samples, len(plan.tasks), plan.knowledge.variant.hand_size, local=local, fn=solve_range,
+                      args=lambda start, stop, lanes: (plan, seed, start, stop, None, lanes), jobs=jobs,
+                      scheduler=scheduler, progress=progress, time_limit=time_limit)
     keys = [t.key for t in plan.tasks]
-    return RunResult({k: arr[:, j] for j, k in enumerate(keys)}, len(arr), samples, seed, interrupted)
+    return RunResult({k: run.values[:, j] for j, k in enumerate(keys)}, len(run.values), samples, seed,
+                     run.interrupted, run.time_limit_reached)
 
 
 # --------------------------------------------------------------------------- analysis
@@ -416,6 +365,7 @@ class BidAnalysis:
     seller_choice: Choice | None = None
     offer: int | None = None
     buyer: int | None = None
+    time_limit_reached: bool = False   # stopped by its time limit (the samples are the first finished)
 
     @property
     def stage(self) -> str | None:
@@ -477,7 +427,8 @@ def offer_uncertainty(buy, defend, n_tricks, seed) -> dict:
 def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str | None = None,
             seller: int | None = None, buyer: int | None = None, known=(), offer: int | None = None,
             seller_trump: str | None = None, games=None, samples: int = 1000, seed: int | None = None,
-            jobs: int = 1, progress=None, tt_log2: int | None = None, scheduler=None) -> BidAnalysis:
+            jobs: int = 1, progress=None, tt_log2: int | None = None, scheduler=None,
+            time_limit: float | None = None) -> BidAnalysis:
     """Simulate and analyse a bidding decision (see the module docstring).
 
     ``hand`` is the seat's cards (a mask; a seller's three first cards or his
@@ -490,7 +441,10 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
     names of the games to consider (default: every game of the variant — each
     costs a double-dummy solve per sample); ``tt_log2`` a fixed table size
     (default: :func:`kingsolve.solver.solver_for`'s); ``scheduler`` a Dask
-    scheduler's address (instead of ``jobs`` local processes).  Seats 0-based."""
+    scheduler's address (instead of ``jobs`` local processes); ``time_limit``
+    seconds for the whole run, after which it keeps the samples finished
+    (:class:`~kingsolve.workers.TimeLimitReached` if there are none).  Seats
+    0-based."""
     n = variant.n_seats
     role = role or ("bidder" if variant.id == "king52" else "buyer")
     if role not in ROLES:
@@ -559,8 +513,10 @@ def analyse(variant: Variant, hand: int, *, seat: int | None = None, role: str |
         tasks.append(Task("defend:bought", None, buyer, seller,
                           pick_from=tuple(range(first, first + len(choices))), pick_choices=choices))
     plan = Plan(knowledge, tuple(tasks), tt_log2)
-    run = run_plan(plan, samples, seed, jobs, progress, scheduler)
+    run = run_plan(plan, samples, seed, jobs, progress, scheduler, time_limit)
     if run.samples == 0:
+        if run.time_limit_reached:
+            raise TimeLimitReached(f"no deal finished within the time limit ({time_limit:g} s)")
         raise KeyboardInterrupt("interrupted before the first samples were finished")
     return _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, seller_choice, offer, run,
                         stage=stage)
@@ -668,6 +624,7 @@ def _analyse_run(variant, role, seat, seller, buyer, hand, knowledge, choices, s
 
     return BidAnalysis(variant=variant, role=role, seat=seat, seller=seller, hand=hand, knowledge=knowledge,
                        seed=run.seed, samples=m, requested=run.requested, interrupted=run.interrupted,
+                       time_limit_reached=run.time_limit_reached,
                        choices=table, bids=bids, summary=summary, tricks=t, seller_choice=seller_choice,
                        offer=offer, buyer=buyer)
 

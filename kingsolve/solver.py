@@ -211,17 +211,19 @@ class Solver:
         finally:
             self._search.deadline = 0.0
 
-    def reaches(self, deal: Deal, side: int, target: int) -> bool:
+    def reaches(self, deal: Deal, side: int, target: int, deadline: float | None = None) -> bool:
         """Can ``side`` take at least ``target`` points from here with best play?
         One zero-window search: cheaper than :meth:`value` when only the
-        question is asked (the buyer's "can I make six tricks?")."""
+        question is asked (the buyer's "can I make six tricks?"); stopped by
+        ``deadline``: TimeoutError."""
         target = int(target)
         if deal.position.finished:
             return self._base(deal, side) >= target
         base = self._base(deal, side)
         if not -(1 << 30) < target - base < (1 << 30):
             return target - base < 0
-        return self._search.reaches(*self._args(deal, side), target - base)
+        with self._deadline(deadline):
+            return self._search.reaches(*self._args(deal, side), target - base)
 
     def card_values(self, deal: Deal, side: int, deadline: float | None = None) -> dict:
         """{card: value for ``side``} for every legal card of the seat to move

@@ -19,6 +19,7 @@ from kingsolve.kdn import parse_kdn
 from kingsolve.knowledge import observe
 from kingsolve.layout import parse_hand
 from kingsolve.variants import get_variant
+from kingsolve.workers import range_size
 from kingsolve.reporting.advise import summary_lines
 
 from strategies import random_hands
@@ -132,16 +133,19 @@ def test_interrupt_keeps_the_finished_samples(monkeypatch):
     real = A.solve_samples
     calls = {"n": 0}
 
-    def stop_on_third(plan, start, stop):
+    def stop_on_third(plan, start, stop, lanes=1, deadline=None):
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        return real(plan, start, stop)
+        return real(plan, start, stop, lanes, deadline)
     monkeypatch.setattr(A, "solve_samples", stop_on_third)
     con, hands, cards, pos = _late_position(5)
     seat = pos.to_move
     a = play_advice(UA3, con, seat, hands[seat], played=cards, samples=100, seed=1)
-    assert a.interrupted and a.samples == 2 * A.CHUNK and a.requested == 100
+    assert a.interrupted and a.samples == 2 * range_size(UA3.hand_size, 100, 1, most=A.RANGE) and a.requested == 100
+    # they are the first samples: the same seed and that many give the same values
+    b = play_advice(UA3, con, seat, hands[seat], played=cards, samples=a.samples, seed=1)
+    assert np.array_equal(a.values, b.values)
 
 
 def test_order_advice_every_type_best_first():

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from kingsolve import bid as B
+from kingsolve import workers as W
 from kingsolve.cards import SUIT_MASKS, cards_of, count, parse_card
 from kingsolve.errors import InvalidLayoutError, InvalidRulesError, KingsolveError
 from kingsolve.layout import Layout, parse_hand
@@ -213,7 +214,7 @@ def test_interrupt_keeps_the_finished_blocks():
         raise KeyboardInterrupt
 
     run = B.run_plan(plan, samples=60, seed=1, progress=stop_after_first)
-    unit = B.unit_size(plan, 60, 1)
+    unit = W.range_size(RU4.hand_size, 60, 1)
     assert run.interrupted and run.samples == unit == 15 and run.requested == 60
     assert list(run.tricks["own:S"]) == [8] * unit
 
@@ -427,10 +428,10 @@ def test_ranges_are_the_rows_of_the_whole_run():
 
 
 def test_units_are_fine_for_13_card_hands():
-    k52 = B.Plan(B.make_knowledge(KING52, 1, parse_hand("AKQJ.AKQ.432.432")), ())
-    ru4 = B.Plan(B.make_knowledge(RU4, 1, ALL_SPADES_RU4), ())
-    assert B.unit_size(k52, 40, 2) == 1
-    assert B.unit_size(ru4, 1000, 2) == B.MAX_UNIT and B.unit_size(ru4, 40, 2) == 5
+    assert W.range_size(KING52.hand_size, 40, 2) == 1
+    assert W.range_size(RU4.hand_size, 1000, 2) == W.MAX_RANGE and W.range_size(RU4.hand_size, 40, 2) == 5
+    # with a time limit, what runs at the limit and is lost is small
+    assert W.range_size(RU4.hand_size, 1000, 2, timed=True) == W.TIMED_RANGE
 
 
 def test_solvers_follow_the_solve_policy():
@@ -463,7 +464,7 @@ def test_ten_billion_samples_do_not_grow_memory(jobs):
         tracemalloc.stop()
     assert run.interrupted and run.requested == 10 ** 10
     # the two units that reached progress, and those out in the workers that finished as they were stopped
-    assert 0 < run.samples <= (2 if jobs == 1 else 2 + 2 * jobs) * B.MAX_UNIT and list(run.tricks["own:S"]) == [8] * run.samples
+    assert 0 < run.samples <= (2 if jobs == 1 else 2 + 2 * jobs) * W.MAX_RANGE and list(run.tricks["own:S"]) == [8] * run.samples
     assert peak < 20 * 2 ** 20
 
 

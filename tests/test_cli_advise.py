@@ -79,3 +79,27 @@ def test_bad_input_is_one_line_exit_2(args, needle):
     r = run("advise", *args)
     assert r.exit_code == 2, r.output
     assert needle in r.stderr and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+
+
+def test_time_limit_answers_from_the_first_deals_finished():
+    # ru4 no-tricks at trick 1: tens of ms a deal, so 10^5 deals cannot finish in a second; the answer
+    # is the first deals finished, said in the report (exit 0), and -n of that many gives the same report
+    args = ["advise", "-V", "ru4", "-c", "no-tricks", "-s", "1", "-H", "♠AK7 ♥Q9 ♦J8 ♣7", "--seed", "3"]
+    r = run(*args, "-n", "100000", "--time-limit", "1", "-F", "json")
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["time_limit_reached"] and not obj["interrupted"] and obj["requested_samples"] == 100000
+    k = obj["samples"]
+    assert 0 < k < 100000 and k % 10 == 0        # whole ranges of ten (what ran at the limit is dropped)
+    again = json.loads(run(*args, "-n", k, "-F", "json").stdout)
+    assert again["options"] == obj["options"] and not again["time_limit_reached"]
+    text = run(*args, "-n", "100000", "--time-limit", "0.5")
+    assert text.exit_code == 0 and " of 100000 finished)" in text.stdout and "(time limit: the first " in text.stdout
+
+
+def test_time_limit_with_no_deal_finished_is_one_line_and_exit_1():
+    # a king52 decision at trick 1 of no-tricks takes seconds to minutes a deal
+    r = run("advise", "-V", "king52", "-c", "no-tricks", "-s", "1", "-H", "♠6 ♥KT7652 ♦AT63 ♣AT", "-n", "5",
+            "--seed", "1", "--time-limit", "0.2")
+    assert r.exit_code == 1 and not r.stdout
+    assert r.stderr.startswith("no deal finished within the time limit (0.2 s)") and r.stderr.count("\n") == 1

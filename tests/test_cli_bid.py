@@ -200,3 +200,13 @@ def test_docs_and_readme_list_every_option():
         assert f"`{opt}" in docs, opt
         assert opt in synopsis or opt.replace("--", "-", 1) in synopsis or opt == "--option", opt
     assert "-o KEY=VALUE" in synopsis
+
+
+def test_time_limit_answers_from_the_first_samples_finished():
+    r = CliRunner().invoke(main, ["bid", "-V", "ua3", "--hand", "♠KQ ♥AQJ10 ♦AJ7 ♣10", "--seat", "2",
+                                  "--seller-trump", "C", "-n", "1000000", "--seed", "1", "--time-limit", "1",
+                                  "-F", "json"])
+    assert r.exit_code == 0, r.output
+    obj = json.loads(r.stdout)
+    assert obj["time_limit_reached"] and not obj["interrupted"] and 0 < obj["samples"] < 1000000
+    assert obj["samples"] % 10 == 0                # ranges of ten with a time limit

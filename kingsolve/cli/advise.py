@@ -12,7 +12,7 @@ from ..reporting import advise as report
 from ..reporting.text import plural
 from ..records import holds_a_deal, setup_record
 from ..variants import VARIANT_IDS, get_variant, parse_contract
-from .common import (PLOT_PATH, InputError, default_jobs, known_option, output_options, progress_option, read_text,
+from .common import (PLOT_PATH, InputError, default_jobs, known_option, output_options, progress_option, read_text, run_time_limit_option,
                      run_sampled, seat_option)
 
 
@@ -64,10 +64,11 @@ def _record(path: str):
               help="Solve on an existing Dask cluster (tcp://host:8786) instead of local processes.")
 @click.option("--plot", "plot_path", type=PLOT_PATH, default=None, metavar="FILE.png",
               help="Also draw each option's points over the sampled deals to FILE.png.")
+@run_time_limit_option
 @output_options
 @progress_option
 def advise(variant_id, options, contract_name, trump, seat, hand, leader, played, known, record_path, at, order, left,
-           samples, seed, jobs, scheduler, plot_path, fmt, progress):
+           samples, seed, jobs, scheduler, plot_path, time_limit, fmt, progress):
     """What to play, or which deal to order, from what the seat can see.
 
     The cards the seat cannot see are dealt at random, uniformly among the
@@ -96,7 +97,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
     if options and not variant_id:
         raise InputError("--option needs --variant")
     workers = default_jobs() if jobs == 0 else jobs
-    common = {"seed": seed, "jobs": workers, "scheduler": scheduler}
+    common = {"seed": seed, "jobs": workers, "scheduler": scheduler, "time_limit": time_limit}
     if order:
         for flag, val in (("--contract", contract_name), ("--trump", trump), ("--played", played),
                           ("-f", record_path), ("--at", at)):
@@ -147,8 +148,8 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         run = lambda bar: play_advice(variant, contract, seat_k, hand_mask, leader=lead_k,  # noqa: E731
                                       played=cards, known=known_pairs, samples=samples, progress=bar, **common)
     run_sampled(run, samples=samples, progress=progress, report=report, fmt=fmt, plot_path=plot_path,
-                interrupted=lambda r: (f"interrupted: {r.samples} of {plural(r.requested, 'sample')} finished "
-                                       f"(seed {r.seed})"))
+                interrupted=lambda r: (f"interrupted: the first {r.samples} of {plural(r.requested, 'sample')} "
+                                       f"finished (--samples {r.samples} --seed {r.seed} gives the same)"))
 
 
 def _record_variant(rec):

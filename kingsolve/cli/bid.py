@@ -5,7 +5,7 @@ from ..layout import parse_hand
 from ..reporting import bid as report
 from ..reporting.text import plural
 from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_option, output_options, progress_option,
-                     run_sampled, seat_option, tt_size_default, variant_options)
+                     run_sampled, run_time_limit_option, seat_option, tt_size_default, variant_options)
 
 
 @click.command()
@@ -50,10 +50,11 @@ from .common import (PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, known_o
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size per solver: {TT_SIZE_BYTES} (default: as solve sizes one table — "
                    f"{tt_size_default(False)}; a size given is fixed).")
+@run_time_limit_option
 @output_options
 @progress_option
 def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, known, samples, seed, jobs, scheduler,
-        plot_path, tt_size, fmt, progress):
+        plot_path, tt_size, time_limit, fmt, progress):
     """Monte Carlo + double-dummy advice for a sold trump game (хваленки) or
     the king52 auction, each decision at the moment the game asks it.
 
@@ -82,7 +83,7 @@ def bid(variant, hand, seat, role, seller, seller_trump, games, buyer, offer, kn
                     variant, hand_mask, seat=seat_k, role=role, seller=seller_seat, buyer=buyer_k, known=known_pairs,
                     offer=offer, seller_trump=seller_trump,
                     games=[g for g in games.split(',') if g.strip()] if games else None, samples=samples, seed=seed,
-                    jobs=workers, progress=update, tt_log2=tt_size, scheduler=scheduler),
+                    jobs=workers, progress=update, tt_log2=tt_size, scheduler=scheduler, time_limit=time_limit),
                 samples=samples, progress=progress, report=report, fmt=fmt, plot_path=plot_path,
                 interrupted=lambda r: (f"interrupted: the first {r.samples} of {plural(r.requested, 'sample')} "
                                        f"finished (--samples {r.samples} --seed {r.seed} gives the same)"))

@@ -226,6 +226,14 @@ def time_limit_option(unit: str):
              "Default: no limit.")
 
 
+def run_time_limit_option(func):
+    """``--time-limit SECONDS`` for a whole sampled run (bid, advise)."""
+    return click.option(
+        "--time-limit", default=None, type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+        help="Stop sampling after this long and answer from the deals finished, as Ctrl-C does (the report "
+             "says how many; exit 1 if none finished).  Default: no limit.")(func)
+
+
 def show_progress(flag) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 
@@ -284,20 +292,25 @@ def run_sampled(run, *, samples: int, progress, report, fmt: str, plot_path, int
     (``update(k)`` after each k samples; a progress bar on stderr when
     ``progress`` says so), then the report in ``fmt`` and the plot.  A result
     that Ctrl-C cut short is reported as it stands, then ``interrupted(result)``
-    (the line saying what finished) on stderr and exit 130."""
-    bar = None
-    if show_progress(progress):
-        from tqdm import tqdm
-        tqdm.monitor_interval = 0
-        bar = tqdm(total=samples, unit="deal", file=sys.stderr, leave=False)
+    (the line saying what finished) on stderr and exit 130.  A run stopped by
+    its time limit is reported the same way (its report says so) with exit 0;
+    if no deal finished in time, one line and exit 1."""
+    from ..workers import TimeLimitReached
+    from .progress import SampleProgress
+    bar = SampleProgress(samples, sys.stderr) if show_progress(progress) else None
     try:
-        result = run(bar.update if bar else None)
+        try:
+            result = run(bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
     except KeyboardInterrupt:
         click.echo("interrupted before the first samples were finished", err=True)
         raise click.exceptions.Exit(130)
-    finally:
-        if bar:
-            bar.close()
+    except TimeLimitReached as err:
+        click.echo(f"{err}: nothing to report (a deal of 13-card hands early in a penalty contract can take "
+                   f"minutes; give more time, or ask later in the deal)", err=True)
+        raise click.exceptions.Exit(1)
     emit(report, result, fmt)
     if plot_path:
         report.plot(result, plot_path)

@@ -1,7 +1,8 @@
-"""A progress line on stderr for ``kingsolve solve``: the seats of a layout
-done, and for each seat being solved the interval its search has proven so
-far and the time it has taken (redrawn twice a second by a thread of its
-own, since the searches run in the calling thread too)."""
+"""Progress lines on stderr that keep moving while a long search runs: for
+``kingsolve solve`` the seats of a layout done, and for each seat being solved
+the interval its search has proven so far and the time it has taken; for
+``bid`` and ``advise`` the deals sampled.  Each is redrawn by a thread of its
+own, since the searches run in the calling thread too."""
 from __future__ import annotations
 
 import threading
@@ -45,6 +46,32 @@ class SolveProgress:
             with self._lock:
                 items = [(seats, solver.proving, now - t0) for seats, (solver, t0) in sorted(self._running.items())]
             self._bar.set_postfix_str(progress_text(items))
+
+    def close(self) -> None:
+        self._done.set()
+        self._ticker.join()
+        self._bar.close()
+
+
+class SampleProgress:
+    """A tqdm bar counting the sampled deals of ``bid`` and ``advise``, redrawn
+    every second by a thread of its own, so that its clock runs while a long
+    deal (13-card hands early in a penalty contract: minutes) is solved."""
+
+    def __init__(self, total: int, file):
+        from tqdm import tqdm
+        tqdm.monitor_interval = 0      # no monitor thread of tqdm's own (the workers are forked)
+        self._bar = tqdm(total=total, unit="deal", file=file, leave=False, dynamic_ncols=True)
+        self._done = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+        self._ticker.start()
+
+    def update(self, k: int) -> None:
+        self._bar.update(k)
+
+    def _tick(self) -> None:
+        while not self._done.wait(1.0):
+            self._bar.refresh()
 
     def close(self) -> None:
         self._done.set()

@@ -50,7 +50,9 @@ def header_lines(a: Advice) -> list:
                  f"hand: {format_hand(a.hand, symbols=True)}"]
     s = f"seed {a.seed}, {plural(a.samples, 'deal')} sampled uniformly of {a.deals:,} consistent with what the seat sees"
     if a.interrupted:
-        s += f" (interrupted: {a.samples} of {a.requested} finished)"
+        s += f" (interrupted: the first {a.samples} of {a.requested} finished)"
+    elif a.time_limit_reached:
+        s += f" (time limit: the first {a.samples} of {a.requested} finished)"
     lines.append(s)
     return lines
 
@@ -105,6 +107,7 @@ def to_dict(a: Advice) -> dict:
         "kind": a.kind, "variant": a.variant.id, "seat": a.seat + 1,
         "hand": [card_str(c) for c in cards_of(a.hand)],
         "seed": a.seed, "samples": a.samples, "requested_samples": a.requested, "interrupted": a.interrupted,
+        "time_limit_reached": a.time_limit_reached,
         "consistent_deals": str(a.deals),
     }
     if a.kind == "play":

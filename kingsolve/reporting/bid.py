@@ -74,6 +74,8 @@ def header_lines(a: BidAnalysis) -> list:
     s = f"seed {a.seed}, {plural(a.samples, 'sample')}"
     if a.interrupted:
         s += f" (interrupted: the first {a.samples} of {a.requested} finished)"
+    elif a.time_limit_reached:
+        s += f" (time limit: the first {a.samples} of {a.requested} finished)"
     lines.append(s)
     lines.append(f"model: {a.summary['model']}")
     return lines
@@ -261,7 +263,7 @@ def to_dict(a: BidAnalysis) -> dict:
         "known": {str(i + 1): _cards(m) for i, m in enumerate(k.known) if m and i != a.seat},
         "seed": a.seed, "samples": a.samples, "requested_samples": a.requested,
         "seller_trump": a.seller_choice.name if a.seller_choice else None,
-        "interrupted": a.interrupted,
+        "interrupted": a.interrupted, "time_limit_reached": a.time_limit_reached,
         "choices": _records(a.choices, "choice"),
     }
     if k.talon_known:
