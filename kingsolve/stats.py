@@ -30,6 +30,10 @@ from .knowledge import random_deal
 from .layout import Layout, format_hand
 from .table import contract_label
 from .variants import GAME_CONTRACTS, KING_OF_HEARTS, Variant, get_variant
+from .workers import range_size, run_units
+
+CHUNK_MOST = 25
+"""Deals in a chunk of short hands, at most (a chunk is one task and one write)."""
 
 COLUMNS = ["deal", "seed", "variant", "options", "hand_size", "leader", "layout",
            "contract", "trump", "seat", "position", "hand", "value"]
@@ -345,7 +349,9 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
     n_todo = n_deals - resumed
     if progress is not None and resumed:
         progress(resumed)
-    size = chunk_size or max(1, min(25, math.ceil(n_todo / (4 * jobs)) if n_todo else 1))
+    # one deal a chunk for 13-card hands (a deal's table takes minutes: the
+    # progress and Ctrl-C lose nothing), else up to 25, about four a job
+    size = chunk_size or range_size(spec.hand_size, n_todo, jobs, most=CHUNK_MOST)
     chunks = chunks_of(_pending(n_deals, have), size)
     new_rows: list = []
     interrupted = False
@@ -365,7 +371,6 @@ def run_stats(spec: StatsSpec, n_deals: int, *, jobs: int = 1, out=None, resume:
         except KeyboardInterrupt:
             interrupted = True
     else:
-        from .workers import run_units
         order = _InOrder(finish, progress)
         lanes = 1 if scheduler is not None else jobs     # the processes solving at once on this machine
         try:

@@ -389,3 +389,22 @@ def test_worker_processes_share_the_memory_budget(monkeypatch, in_process_pool):
     run_stats(spec(hand_size=2), 4, jobs=3, chunk_size=2)
     assert seen and set(seen) == {3}
     assert solver_mod.default_max_tt_log2(13, 3) < solver_mod.default_max_tt_log2(13, 1)
+
+
+def test_a_chunk_is_one_deal_for_13_card_hands(monkeypatch):
+    # a king52 deal's table takes minutes: one deal a chunk, so each is written, counted and kept at once
+    # (a trump game here, seconds in all); short hands keep chunks of several deals
+    import kingsolve.stats as S
+    sizes = []
+    real = S.solve_deals
+
+    def spy(spec, chunk, *rest):
+        sizes.append(len(chunk))
+        return real(spec, chunk, *rest)
+    monkeypatch.setattr(S, "solve_deals", spy)
+    k52 = get_variant("king52")
+    run_stats(make_spec(k52, (), parse_contracts(k52, "trump:S"), seed=3), 3)
+    assert sizes == [1, 1, 1]
+    sizes.clear()
+    run_stats(spec(), 40)
+    assert sizes == [10] * 4

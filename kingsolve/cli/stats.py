@@ -8,6 +8,7 @@ from .common import (
     PLOT_PATH, TT_SIZE_BYTES, InputError, default_jobs, emit, output_options, progress_option, show_progress,
     tt_size_default, variant_options,
 )
+from .progress import SampleProgress
 
 
 @click.command()
@@ -36,7 +37,8 @@ from .common import (
 @click.option("--hand-size", default=None, type=click.IntRange(1, None), metavar="K",
               help="Deal K cards a hand instead of the full hand (end positions; faster).")
 @click.option("--chunk-size", default=None, type=click.IntRange(1, None), metavar="D",
-              help="Deals per task and per write (default: up to 25, about 4 tasks a job).")
+              help="Deals per task and per write (default: one for 13-card hands, else up to 25, about 4 "
+                   "tasks a job).")
 @click.option("--tt-size", default=None, type=click.IntRange(10, 28),
               help=f"Transposition table size 2^N of each worker, fixed: {TT_SIZE_BYTES}. Default: as solve "
                    f"sizes one table ({tt_size_default(False)}).")
@@ -78,10 +80,7 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
                    f"full double-dummy search, from seconds to many minutes each (the penalty contracts the "
                    f"longest): {searches:,} searches here. --hand-size 8 studies end positions in a fraction "
                    f"of the time; -C picks fewer contracts.", err=True)
-    bar = None
-    if show_progress(progress):
-        from tqdm import tqdm
-        bar = tqdm(total=n_deals, unit="deal", file=click.get_text_stream("stderr"))
+    bar = SampleProgress(n_deals, click.get_text_stream("stderr")) if show_progress(progress) else None
     try:
         run = run_stats(spec, n_deals, jobs=jobs, out=out, resume=resume, scheduler=scheduler,
                         chunk_size=chunk_size, progress=(bar.update if bar is not None else None))
