@@ -175,3 +175,12 @@ def test_single_dummy_marks_in_text_and_json():
     assert len(plays) == 30 and all(p["single_dummy"]["samples"] == 8 for p in plays)
     bad = run("verify", path, "--single-dummy", "8", "--no-marks")
     assert bad.exit_code == 2 and "drop --no-marks" in bad.stderr
+
+
+def test_progress_line_names_the_record_and_the_stage():
+    r = run("verify", os.path.join(EXAMPLES, "3_bought_trump.kdn"), "--progress")
+    assert r.exit_code == 0, r.output
+    assert "3_bought_trump.kdn:" in r.stderr and " marks:" in r.stderr and "search" in r.stderr
+    assert "Traceback" not in r.stderr
+    quiet = run("verify", os.path.join(EXAMPLES, "3_bought_trump.kdn"))
+    assert quiet.stdout == r.stdout and not quiet.stderr

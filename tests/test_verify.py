@@ -520,3 +520,19 @@ def test_single_dummy_on_an_unfinished_record_is_over_some_of_its_deals():
         assert sd.deals == 2 and sd.loss >= 0 and (sd.mark == "?") == (sd.loss > 0 and sd.p_played_better < 0.05)
     with pytest.raises(Exception, match="drop --no-marks"):
         verify_record(load("3_bought_trump.kdn"), single_dummy=5, marks=False)
+
+
+def test_progress_reports_each_stage_to_its_end():
+    # a king52 record's searches take minutes: verify tells how far each long stage is
+    calls = []
+    rep = verify_record(load("1_no_hearts.kdn"), seed=1, single_dummy=2,
+                        progress=lambda stage, done, total: calls.append((stage, done, total)))
+    stages = [s for s, _, _ in calls]
+    assert stages == sorted(stages, key=["claims", "marks", "single-dummy"].index)   # in the order they run
+    for stage in ("claims", "marks", "single-dummy"):
+        mine = [(d, t) for s, d, t in calls if s == stage]
+        assert mine[0][0] == 0 and mine[-1][0] == mine[-1][1] > 0                   # from 0 to the total
+        assert [d for d, _ in mine] == sorted(d for d, _ in mine) and len({t for _, t in mine}) == 1
+    n_plays = len(rep.reading.cards)
+    assert [t for s, _, t in calls if s == "marks"][0] == rep.analysed_layouts * n_plays
+    assert [t for s, _, t in calls if s == "claims"][0] == rep.claims_checked

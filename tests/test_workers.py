@@ -123,9 +123,9 @@ def test_sample_progress_clock_runs_without_updates():
     import io
     import time
 
-    from kingsolve.cli.progress import SampleProgress
+    from kingsolve.cli.progress import TickingBar
     buf = io.StringIO()
-    bar = SampleProgress(5, buf)
+    bar = TickingBar(5, buf)
     time.sleep(2.5)
     bar.close()
     assert "0/5 [00:01" in buf.getvalue() or "0/5 [00:02" in buf.getvalue()

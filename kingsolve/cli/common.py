@@ -296,8 +296,8 @@ def run_sampled(run, *, samples: int, progress, report, fmt: str, plot_path, int
     its time limit is reported the same way (its report says so) with exit 0;
     if no deal finished in time, one line and exit 1."""
     from ..workers import TimeLimitReached
-    from .progress import SampleProgress
-    bar = SampleProgress(samples, sys.stderr) if show_progress(progress) else None
+    from .progress import TickingBar
+    bar = TickingBar(samples, sys.stderr) if show_progress(progress) else None
     try:
         try:
             result = run(bar.update if bar else None)

@@ -53,21 +53,32 @@ class SolveProgress:
         self._bar.close()
 
 
-class SampleProgress:
-    """A tqdm bar counting the sampled deals of ``bid`` and ``advise``, redrawn
+class TickingBar:
+    """A tqdm bar on ``file`` counting ``unit`` s (the sampled deals of
+    ``bid``, ``advise`` and ``stats``; the searches of ``verify``), redrawn
     every second by a thread of its own, so that its clock runs while a long
-    deal (13-card hands early in a penalty contract: minutes) is solved."""
+    search (13-card hands early in a penalty contract: minutes) is solved."""
 
-    def __init__(self, total: int, file):
+    def __init__(self, total: int, file, unit: str = "deal"):
         from tqdm import tqdm
         tqdm.monitor_interval = 0      # no monitor thread of tqdm's own (the workers are forked)
-        self._bar = tqdm(total=total, unit="deal", file=file, leave=False, dynamic_ncols=True)
+        self._bar = tqdm(total=total, unit=unit, file=file, leave=False, dynamic_ncols=True)
+        self._stage = None
         self._done = threading.Event()
         self._ticker = threading.Thread(target=self._tick, daemon=True)
         self._ticker.start()
 
     def update(self, k: int) -> None:
         self._bar.update(k)
+
+    def stage(self, name: str, done: int, total: int) -> None:
+        """Show ``done`` of ``total`` of the stage ``name`` (the bar restarts
+        when the stage changes)."""
+        if name != self._stage:
+            self._stage = name
+            self._bar.set_description_str(name, refresh=False)
+            self._bar.reset(total=total)                 # drawn at once: a new stage shows
+        self._bar.update(done - self._bar.n)
 
     def _tick(self) -> None:
         while not self._done.wait(1.0):

@@ -12,7 +12,8 @@ from ..reporting import verify as report
 from ..variants import VARIANT_IDS, get_variant
 from ..seeds import fresh_seed
 from ..verify import DEFAULT_ANALYSIS_LAYOUTS, DEFAULT_MAX_COMPLETIONS, MAX_CLAIM_LAYOUTS, MODELS, verify_record
-from .common import InputError, VerificationFailed, read_text
+from .common import InputError, VerificationFailed, progress_option, read_text, show_progress
+from .progress import TickingBar
 
 
 def _sources(path: str):
@@ -66,9 +67,10 @@ def _sources(path: str):
 @click.option("--write", "write_to", type=click.File("w", encoding="utf-8"), default=None, metavar="FILE",
               help="Write the records back as KDN (comments kept), with a canonical [Layout] where the deal is "
                    "reconstructed uniquely; - for stdout.")
+@progress_option
 @click.pass_context
 def verify(ctx, path, variant_id, options, strict, fmt, max_completions, analysis_layouts, claim_layouts, seed, proof,
-           no_marks, single_dummy, model, tie_break, write_to):
+           no_marks, single_dummy, model, tie_break, write_to, progress):
     """Check annotated deals: legality, claims, lost cards, play-by-play marks.
 
     Reads KDN records (a file, every .kdn file of a directory, or - for
@@ -115,10 +117,18 @@ def verify(ctx, path, variant_id, options, strict, fmt, max_completions, analysi
         for rec in records:
             if not holds_a_deal(rec):
                 continue  # a block of comments only
-            rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
-                                analysis_layouts=analysis_layouts, marks=not no_marks,
-                                claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0,
-                                model=model, tie_break=tie_break)
+            bar = TickingBar(0, click.get_text_stream("stderr"), unit="search") if show_progress(progress) else None
+            where = f"{rec.source}:{rec.line}"
+            try:
+                rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
+                                    analysis_layouts=analysis_layouts, marks=not no_marks,
+                                    claim_layouts=claim_layouts, proof=proof, single_dummy=single_dummy or 0,
+                                    model=model, tie_break=tie_break,
+                                    progress=(lambda stage, done, total: bar.stage(f"{where} {stage}", done, total))
+                                    if bar else None)
+            finally:
+                if bar:
+                    bar.close()
             if fmt == "csv":
                 if first:
                     click.echo(report.each_csv_header())

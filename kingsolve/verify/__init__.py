@@ -86,7 +86,8 @@ MODELS = ("coalition", "each")
 def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_MAX_COMPLETIONS,
                   solver=None, analysis_layouts: int = DEFAULT_ANALYSIS_LAYOUTS, marks: bool = True,
                   claim_layouts: int | None = None, proof: bool = False, seed: int | None = None,
-                  single_dummy: int = 0, model: str = "coalition", tie_break: str = "neutral") -> RecordReport:
+                  single_dummy: int = 0, model: str = "coalition", tie_break: str = "neutral",
+                  progress=None) -> RecordReport:
     """Verify one record (see the package docstring).  ParseError when the
     record cannot be played at all (a missing tag, too many cards, a bad claim).
 
@@ -102,7 +103,12 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     ``model``: ``"coalition"`` marks each play by its seat's value against
     all the others; ``"each"`` sets the record against every seat playing for
     itself (``rep.each``, :func:`kingsolve.verify.each.each_check`, the tie
-    rule ``tie_break``; ``marks`` then says whether every play is graded)."""
+    rule ``tie_break``; ``marks`` then says whether every play is graded).
+
+    ``progress(stage, done, total)``, if given, is told how far the long
+    stages are ("claims": the deals checked; "marks": the searches of the
+    double-dummy marks; "single-dummy": the plays graded): a king52 record's
+    searches can take minutes."""
     if model not in MODELS:
         raise InvalidRulesError(f"model {model!r} is not one of {', '.join(MODELS)}")
     if tie_break not in TIE_BREAKS:
@@ -125,7 +131,7 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     _check_claims_after_cut(rec, setup, readings, targets)
     solvers = Solvers(setup.size, solver)
     weights = _count_deals(rep, readings, targets, claim_layouts)
-    per = _check_claims(rep, setup, readings, weights, targets, solvers) if targets else {}
+    per = _check_claims(rep, setup, readings, weights, targets, solvers, progress) if targets else {}
     use_match = _keep_readings(rep, readings, weights, targets, per)
     _holdings(rep, setup, per, use_match)
     extra0 = _shown_deal(rep, use_match)
@@ -134,9 +140,9 @@ def verify_record(rec: Record, variant=None, *, max_completions: int = DEFAULT_M
     if model == "each":
         rep.each = each_check(rep, setup, tie_break, plays=marks)
     elif marks:
-        _mark_plays(rep, setup, solvers, analysis_layouts, use_match)
+        _mark_plays(rep, setup, solvers, analysis_layouts, use_match, progress)
     if single_dummy:
-        _single_dummy(rep, setup, single_dummy)
+        _single_dummy(rep, setup, single_dummy, progress)
     return rep
 
 
@@ -190,13 +196,16 @@ def _count_deals(rep: RecordReport, readings: list, targets: list, claim_layouts
 
 
 def _check_claims(rep: RecordReport, setup: Setup, readings: list, weights: list, targets: list,
-                  solvers: Solvers) -> dict:
+                  solvers: Solvers, progress=None) -> dict:
     """Every claim on every deal (or the sample): {reading index: [its
     ClaimChecks, the deals where every claim holds, how many, the union and
     the intersection per seat of the cards held in those deals]}."""
     n = setup.variant.n_seats
     per = {}
     checked = 0
+    total = min(rep.claim_deals, rep.claim_limit)
+    if progress:
+        progress("claims", 0, total)
     try:
         for k, extra in claim_deals(readings, weights, rep.claim_deals, rep.claim_limit, rep.seed):
             r = readings[k]
@@ -227,6 +236,8 @@ def _check_claims(rep: RecordReport, setup: Setup, readings: list, weights: list
                     union[s] |= r.played[s] | extra[s]
                     inter[s] &= r.played[s] | extra[s]
             checked += 1
+            if progress:
+                progress("claims", checked, total)
     except KeyboardInterrupt:
         rep.interrupted = True
     rep.claims_checked = checked
@@ -337,16 +348,17 @@ def _replay(rep: RecordReport, setup: Setup, extra0: tuple) -> bool:
     return True
 
 
-def _mark_plays(rep: RecordReport, setup: Setup, solvers: Solvers, analysis_layouts: int, use_match: bool) -> None:
+def _mark_plays(rep: RecordReport, setup: Setup, solvers: Solvers, analysis_layouts: int, use_match: bool,
+                progress=None) -> None:
     """The double-dummy marks of the reading shown, over its deals (those
     agreeing with the claims, if any)."""
     pool = [e for r, e in rep.matching if r is rep.reading] if use_match else None
-    marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed)
+    marks_out = analyse_plays(setup, rep.reading, solvers.main, analysis_layouts, pool, rep.seed, progress)
     rep.marks, rep.analysed_layouts, rep.marks_of, rep.marks_sampled, rep.marks_deals = marks_out
     rep.marks_from_claims = pool is not None
 
 
-def _single_dummy(rep: RecordReport, setup: Setup, samples: int) -> None:
+def _single_dummy(rep: RecordReport, setup: Setup, samples: int, progress=None) -> None:
     """The single-dummy marks: from the deal itself, or (the player's hand
     not known) over a few of the marks' deals, his hand from each."""
     if setup.end_position:
@@ -358,4 +370,4 @@ def _single_dummy(rep: RecordReport, setup: Setup, samples: int) -> None:
     else:
         deals = [full_layout(rep.reading, e).hands for e in rep.marks_deals[:SD_DEALS]]
     rep.single_samples, rep.single_deals = samples, len(deals)
-    single_dummy_marks(setup, rep.reading.cards, deals, rep.marks, samples, rep.seed)
+    single_dummy_marks(setup, rep.reading.cards, deals, rep.marks, samples, rep.seed, progress)

@@ -22,16 +22,20 @@ SD_DEALS = 3
 single-dummy marks are taken over, when the record does not fix the deal."""
 
 
-def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: int, seed: int) -> None:
+def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: int, seed: int,
+                       progress=None) -> None:
     """Fill each mark's :class:`SingleDummy` (``marks[i]`` is play ``i``): the
     seat's view before the play, holding its hand of each deal in ``deals``
     (the deal itself, or a few the record allows), ``samples`` deals of what
     it could not see, every legal card valued on each (the same seed for
     every play).  Over several deals, the values and the paired differences
-    of all their samples are pooled (as many from each deal)."""
+    of all their samples are pooled (as many from each deal).
+    ``progress("single-dummy", done, total)`` after each of them."""
     from ..advise import paired_p_better, play_advice
     v = setup.variant
     seats, _ = seats_of(setup, cards)
+    if progress:
+        progress("single-dummy", 0, len(cards) * len(deals))
     for i, c in enumerate(cards):
         seat = seats[i]
         mine, top, bests, best_cards = [], [], [], []
@@ -47,6 +51,8 @@ def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: i
             bests.append(best)
             mine.append(a.values[:, col[c]])
             top.append(a.values[:, col[c if c in these else these[0]]])
+            if progress:
+                progress("single-dummy", i * len(deals) + len(mine), len(cards) * len(deals))
         mine, top = np.concatenate(mine), np.concatenate(top)
         d = (top - mine).astype(float)
         se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
@@ -59,14 +65,16 @@ def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: i
         marks[i].single = sd
 
 
-def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool=None, seed: int = 0):
+def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool=None, seed: int = 0,
+                  progress=None):
     """Marks for every play of ``reading`` over up to ``max_layouts`` of its
     deals: all of them when there are no more, else a uniform random sample
     (stream :data:`MARK_STREAM` of ``seed``) — of ``pool`` (the deals
     agreeing with the claims) if given, else of every deal the reading allows.
     A play's loss is the least over the deals analysed, so a mark means it
-    lost in every one; ``??`` when it was the worst card in each.  Returns
-    (marks, deals analysed, deals they were drawn from, sampled, those deals)."""
+    lost in every one; ``??`` when it was the worst card in each;
+    ``progress("marks", done, total)`` after each search.  Returns (marks,
+    deals analysed, deals they were drawn from, sampled, those deals)."""
     n = setup.variant.n_seats
     know = reading.knowledge
     of = len(pool) if pool is not None else know.count
@@ -82,6 +90,8 @@ def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool
     else:
         layouts = list(know.deals())
     runs = []
+    if progress:
+        progress("marks", 0, len(layouts) * len(reading.cards))
     for extra in layouts:
         pos = Position(full_layout(reading, extra).hands, setup.leader)
         marks = []
@@ -93,6 +103,8 @@ def analyse_plays(setup: Setup, reading: Reading, solver, max_layouts: int, pool
             bc = tuple(x for x in sorted(vals, key=lambda x: (suit_of(x), -rank_of(x))) if vals[x] == best)
             marks.append(PlayMark(i, pos.trick_index + 1, seat + 1, c, v, best, worst, bc, best - v, best - v))
             pos = play_card(setup.rules, pos, c).position
+            if progress:
+                progress("marks", len(runs) * len(reading.cards) + i + 1, len(layouts) * len(reading.cards))
         runs.append(marks)
     per_play = []
     for i in range(len(runs[0]) if runs else 0):
