@@ -103,3 +103,14 @@ def test_time_limit_with_no_deal_finished_is_one_line_and_exit_1():
             "--seed", "1", "--time-limit", "0.2")
     assert r.exit_code == 1 and not r.stdout
     assert r.stderr.startswith("no deal finished within the time limit (0.2 s)") and r.stderr.count("\n") == 1
+
+
+def test_a_13_card_decision_early_in_the_deal_warns_of_its_cost():
+    args = ["advise", "-V", "king52", "-c", "trump", "-t", "S", "-s", "1", "-H", "♠6 ♥KT7652 ♦AT63 ♣AT", "-n", "1",
+            "--seed", "1"]
+    r = run(*args)
+    assert r.exit_code == 0, r.output
+    assert r.stderr.startswith("warning: king52 with 13 cards a hand: every card of every sampled deal is a full "
+                               "double-dummy search") and "--time-limit SECONDS" in r.stderr
+    assert not run(*args, "--time-limit", "60").stderr                # asked with a limit: no warning
+    assert not run(*PLAY).stderr                                       # short hands: none

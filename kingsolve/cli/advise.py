@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..advise import advise_record, order_advice, play_advice
+from ..advise import advise_record, order_advice, parse_at, play_advice
 from ..cards import parse_cards
 from ..errors import KingsolveError
 from ..kdn import parse_kdn
@@ -11,6 +11,7 @@ from ..layout import parse_hand
 from ..reporting import advise as report
 from ..reporting.text import plural
 from ..records import holds_a_deal, setup_record
+from ..solver import long_deal
 from ..variants import VARIANT_IDS, get_variant, parse_contract
 from .common import (PLOT_PATH, InputError, default_jobs, known_option, output_options, progress_option, read_text, run_time_limit_option,
                      run_sampled, seat_option)
@@ -113,6 +114,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         known_pairs = known_option(known, n)
         run = lambda bar: order_advice(variant, seat_k, hand_mask, left=types, known=known_pairs,  # noqa: E731
                                        samples=samples, progress=bar, **common)
+        trick = 0
     elif record_path:
         if at is None:
             raise InputError("-f RECORD needs --at TRICK[.CARD]: the point of the record to advise at")
@@ -127,6 +129,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         known_pairs = known_option(known, n)
         run = lambda bar: advise_record(rec, at, variant=variant, hand=hand_mask, known=known_pairs,  # noqa: E731
                                         samples=samples, progress=bar, **common)
+        trick = parse_at(at, n)[0]
     else:
         if at is not None:
             raise InputError("--at needs -f RECORD.kdn")
@@ -147,9 +150,24 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         known_pairs = known_option(known, n)
         run = lambda bar: play_advice(variant, contract, seat_k, hand_mask, leader=lead_k,  # noqa: E731
                                       played=cards, known=known_pairs, samples=samples, progress=bar, **common)
+        trick = len(cards) // n
+    _warn_if_long(variant or _record_variant(rec), trick, samples, time_limit)
     run_sampled(run, samples=samples, progress=progress, report=report, fmt=fmt, plot_path=plot_path,
                 interrupted=lambda r: (f"interrupted: the first {r.samples} of {plural(r.requested, 'sample')} "
                                        f"finished (--samples {r.samples} --seed {r.seed} gives the same)"))
+
+
+LONG_UNTIL_TRICK = 4
+"""With 13-card hands, a decision before this trick warns of its cost."""
+
+
+def _warn_if_long(variant, trick: int, samples: int, time_limit) -> None:
+    # one line before a run of hours: 13-card hands early in the deal, no time limit
+    if long_deal(variant.hand_size) and trick + 1 < LONG_UNTIL_TRICK and time_limit is None:
+        click.echo(f"warning: {variant.id} with {variant.hand_size} cards a hand: every card of every sampled deal "
+                   f"is a full double-dummy search, seconds a deal in a trump game, up to minutes early in a "
+                   f"penalty deal ({samples:,} deals here); --time-limit SECONDS answers from the deals "
+                   f"finished in time, -n fewer deals (docs/advise.md, Speed).", err=True)
 
 
 def _record_variant(rec):
