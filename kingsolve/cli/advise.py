@@ -114,7 +114,7 @@ def advise(variant_id, options, contract_name, trump, seat, hand, leader, played
         known_pairs = known_option(known, n)
         run = lambda bar: order_advice(variant, seat_k, hand_mask, left=types, known=known_pairs,  # noqa: E731
                                        samples=samples, progress=bar, **common)
-        trick = 0
+        trick = None          # (king52, the one variant of 13-card hands, has no order advice)
     elif record_path:
         if at is None:
             raise InputError("-f RECORD needs --at TRICK[.CARD]: the point of the record to advise at")
@@ -163,7 +163,7 @@ LONG_UNTIL_TRICK = 4
 
 def _warn_if_long(variant, trick: int, samples: int, time_limit) -> None:
     # one line before a run of hours: 13-card hands early in the deal, no time limit
-    if long_deal(variant.hand_size) and trick + 1 < LONG_UNTIL_TRICK and time_limit is None:
+    if trick is not None and long_deal(variant.hand_size) and trick + 1 < LONG_UNTIL_TRICK and time_limit is None:
         click.echo(f"warning: {variant.id} with {variant.hand_size} cards a hand: every card of every sampled deal "
                    f"is a full double-dummy search, seconds a deal in a trump game, up to minutes early in a "
                    f"penalty deal ({samples:,} deals here); --time-limit SECONDS answers from the deals "
