@@ -1,6 +1,8 @@
 """``solve --model each`` and ``table --model each``: every seat's points when each plays for itself."""
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..each import EachSolver, each_table, solve_each
@@ -34,7 +36,7 @@ def each_table_command(layout, contracts, *, leader, tie_break, tt_size, progres
     bar = None
     if show_progress(progress):
         from tqdm import tqdm
-        bar = tqdm(total=len(contracts), unit="contract", file=click.get_text_stream("stderr"))
+        bar = tqdm(total=len(contracts), unit="contract", file=sys.stderr)
     try:
         result = each_table(layout, contracts, leader=leader, tie_break=tie_break, solver=EachSolver(tt_size or 18),
                             progress=(bar.update if bar is not None else None))

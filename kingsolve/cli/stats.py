@@ -1,3 +1,5 @@
+import sys
+
 import click
 
 from ..reporting import stats as report
@@ -80,7 +82,7 @@ def stats(variant, contracts, n_deals, seed, jobs, out, resume, plot_path, sched
                    f"full double-dummy search, from seconds to many minutes each (the penalty contracts the "
                    f"longest): {searches:,} searches here. --hand-size 8 studies end positions in a fraction "
                    f"of the time; -C picks fewer contracts.", err=True)
-    bar = TickingBar(n_deals, click.get_text_stream("stderr")) if show_progress(progress) else None
+    bar = TickingBar(n_deals, sys.stderr) if show_progress(progress) else None
     try:
         run = run_stats(spec, n_deals, jobs=jobs, out=out, resume=resume, scheduler=scheduler,
                         chunk_size=chunk_size, progress=(bar.update if bar is not None else None))

@@ -1,3 +1,5 @@
+import sys
+
 import click
 
 from ..errors import SearchInterrupted
@@ -59,7 +61,7 @@ def table(layout, variant, leader, contracts, plot_path, tt_size, jobs, use_refe
     bar = None
     if show_progress(progress):
         from tqdm import tqdm
-        bar = tqdm(total=len(chosen) * variant.n_seats, unit="cell", file=click.get_text_stream("stderr"))
+        bar = tqdm(total=len(chosen) * variant.n_seats, unit="cell", file=sys.stderr)
         bar.refresh()                  # at once, not with the first cell
     try:
         result = make_table(lay, variant, leader=lead, contracts=chosen, solver=solver, jobs=jobs,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -117,7 +118,7 @@ def verify(ctx, path, variant_id, options, strict, fmt, max_completions, analysi
         for rec in records:
             if not holds_a_deal(rec):
                 continue  # a block of comments only
-            bar = TickingBar(0, click.get_text_stream("stderr"), unit="search") if show_progress(progress) else None
+            bar = TickingBar(0, sys.stderr, unit="search") if show_progress(progress) else None
             where = f"{rec.source}:{rec.line}"
             try:
                 rep = verify_record(rec, variant, max_completions=max_completions, seed=seed,
