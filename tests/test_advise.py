@@ -20,7 +20,7 @@ from kingsolve.knowledge import observe
 from kingsolve.layout import parse_hand
 from kingsolve.variants import get_variant
 from kingsolve.workers import range_size
-from kingsolve.reporting.advise import summary_lines
+from kingsolve.reporting.advise import chance_text, summary_lines
 
 from strategies import random_hands
 
@@ -115,6 +115,14 @@ def test_drop_solvers_starts_the_next_run_cold():
     assert fresh is not kept and fresh.stats["nodes"] == 0
     again = play_advice(UA3, con, seat, hands[seat], played=cards, samples=10, seed=3)
     assert np.array_equal(again.values, one.values)
+
+
+def test_a_small_chance_is_not_printed_as_none():
+    # 0.25% rounds to "0%", which reads as a certainty the sampling does not give
+    assert chance_text(0.0025) == "under 1%"
+    assert chance_text(0.9975) == "over 99%"
+    assert chance_text(0.0) == "0%" and chance_text(1.0) == "100%"
+    assert chance_text(0.0051) == "1%" and chance_text(0.42) == "42%"
 
 
 def test_paired_probability():

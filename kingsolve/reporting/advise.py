@@ -92,7 +92,18 @@ def summary_lines(a: Advice) -> list:
     se = s["margin_se"]
     se_txt = "-" if se is None or math.isnan(se) else f"{se:.2f}"
     return [f"recommended: {rec}, by {margin:.2f} ± {se_txt} points over {sec} (paired over the same deals); "
-            f"the chance that {sec} is really better: {100 * p:.0f}%"]
+            f"the chance that {sec} is really better: {chance_text(p)}"]
+
+
+def chance_text(p: float) -> str:
+    """A probability as a whole percent, never rounded to a certainty it is
+    not: 0.25% is "under 1%", 99.7% "over 99%" (0 and 1 themselves, when
+    every paired difference is the same, stay 0% and 100%)."""
+    if 0 < p < 0.005:
+        return "under 1%"
+    if 0.995 < p < 1:
+        return "over 99%"
+    return f"{100 * p:.0f}%"
 
 
 def to_text(a: Advice) -> str:
