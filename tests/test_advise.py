@@ -2,6 +2,7 @@
 and solving each deal double dummy — known answers on constructed positions,
 agreement with exhaustive enumeration on small ones, and results that do not
 depend on --jobs."""
+import json
 import math
 import random
 
@@ -20,7 +21,7 @@ from kingsolve.knowledge import observe
 from kingsolve.layout import parse_hand
 from kingsolve.variants import get_variant
 from kingsolve.workers import range_size
-from kingsolve.reporting.advise import chance_text, summary_lines
+from kingsolve.reporting.advise import chance_text, summary_lines, to_json, to_text
 
 from strategies import random_hands
 
@@ -129,11 +130,46 @@ def test_paired_probability():
     a = np.array([3, 3, 3, 3])
     assert paired_p_better(a, a) == 0.5
     assert paired_p_better(a, a - 1) == 0.0 and paired_p_better(a - 1, a) == 1.0
+    # a paired t-test: over 6 deals, the tail of Student's t with 5 degrees of freedom
     x = np.array([2, 0, 1, 3, 0, 2])
     y = np.array([1, 1, 0, 2, 1, 1])
     d = x - y
     z = d.mean() / (d.std(ddof=1) / math.sqrt(len(d)))
-    assert paired_p_better(x, y) == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
+    from scipy import stats
+    assert paired_p_better(x, y) == pytest.approx(stats.t.sf(z, len(d) - 1))
+    assert paired_p_better(y, x) == pytest.approx(stats.t.cdf(z, len(d) - 1))
+
+
+def test_few_deals_give_an_honestly_wide_chance():
+    # three deals, the margin three standard errors wide: t with 2 degrees of
+    # freedom has the closed form P(T > t) = 1/2 - t / (2 sqrt(2 + t^2)), 4.8%;
+    # the normal tail, 0.13%, would print "under 1%" for three deals
+    r = math.sqrt(3)                        # differences mean √3, standard deviation 1
+    a = np.array([r - 1, r, r + 1])
+    d = a - 0
+    t = d.mean() / (d.std(ddof=1) / math.sqrt(3))
+    assert t == pytest.approx(3.0)
+    p = paired_p_better(a, np.zeros(3))
+    assert p == pytest.approx(0.5 - t / (2 * math.sqrt(2 + t * t)))
+    assert chance_text(p) == "5%"
+    # many deals: the normal tail
+    rng = np.random.default_rng(7)
+    big = rng.normal(0.04, 1.0, 4000)      # z about 1.4
+    zb = big.mean() / (big.std(ddof=1) / math.sqrt(len(big)))
+    assert paired_p_better(big, np.zeros(len(big))) == pytest.approx(0.5 * math.erfc(zb / math.sqrt(2)), rel=1e-2)
+
+
+def test_one_deal_gives_no_chance():
+    assert math.isnan(paired_p_better(np.array([2]), np.array([1])))
+    assert math.isnan(paired_p_better(np.array([], dtype=int), np.array([], dtype=int)))
+    v = get_variant("ru4")
+    con = v.contract("no-tricks")
+    a = play_advice(v, con, 0, parse_hand("♠AK7 ♥Q9 ♦J8 ♣7"), samples=1, seed=3)
+    text = to_text(a)
+    data = json.loads(to_json(a))
+    assert "second" in a.summary            # the cards differ in this deal
+    assert "one deal cannot tell how likely" in text and "really better:" not in text
+    assert data["summary"]["p_second_better"] is None
 
 
 def test_interrupt_keeps_the_finished_samples(monkeypatch):

@@ -177,6 +177,26 @@ def test_single_dummy_marks_in_text_and_json():
     assert bad.exit_code == 2 and "drop --no-marks" in bad.stderr
 
 
+def test_single_dummy_over_one_deal_marks_nothing_and_writes_strict_json():
+    # one deal of the unseen cards gives no spread to judge a loss by: no `?`,
+    # and the chance is JSON null (never NaN, which strict JSON readers refuse)
+    path = os.path.join(EXAMPLES, "3_bought_trump.kdn")
+    j = run("verify", path, "--single-dummy", "1", "--seed", "2", "-F", "json")
+    assert j.exit_code == 0, j.output
+
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+    plays = json.loads(j.output, parse_constant=refuse)["plays"]
+    sds = [p["single_dummy"] for p in plays]
+    assert any(sd["loss"] > 0 for sd in sds)                  # some plays did lose on that deal
+    for sd in sds:
+        assert not sd["mark"] and sd["loss_se"] is None
+        assert sd["p_played_better"] == (1.0 if sd["loss"] == 0 else None)
+    t = run("verify", path, "--single-dummy", "1", "--seed", "2")
+    assert "the unseen cards dealt 1 way (seed 2)" in t.output
+    assert "on the one deal dealt: too few deals to call it a mistake" in t.output and "± 0.00" not in t.output
+
+
 def test_progress_line_names_the_record_and_the_stage():
     r = run("verify", os.path.join(EXAMPLES, "3_bought_trump.kdn"), "--progress")
     assert r.exit_code == 0, r.output

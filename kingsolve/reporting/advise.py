@@ -91,8 +91,9 @@ def summary_lines(a: Advice) -> list:
     margin = s["margin"]
     se = s["margin_se"]
     se_txt = "-" if se is None or math.isnan(se) else f"{se:.2f}"
-    return [f"recommended: {rec}, by {margin:.2f} ± {se_txt} points over {sec} (paired over the same deals); "
-            f"the chance that {sec} is really better: {chance_text(p)}"]
+    chance = (f"the chance that {sec} is really better: {chance_text(p)}" if not math.isnan(p) else
+              f"one deal cannot tell how likely {sec} is really better")
+    return [f"recommended: {rec}, by {margin:.2f} ± {se_txt} points over {sec} (paired over the same deals); {chance}"]
 
 
 def chance_text(p: float) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 from ..cards import SUIT_SYMBOLS, SUITS, TEN, card_str, card_symbol, cards_of, rank_letter, rank_of, suit_cards, suit_of
 from ..verify import SD_MARK_CONFIDENCE, RecordReport, seats_of, slot_choices, slot_deal_shares
@@ -212,7 +213,7 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
             hands = ("" if rep.single_deals <= 1 else
                      f", holding his hand of each of {rep.single_deals} of those deals (the record does not show it)")
             lines.append(f"    single-dummy: each play also graded by what its player saw (his hand, the talon, the "
-                         f"tricks so far){hands}, the unseen cards dealt {rep.single_samples} ways (seed {rep.seed}); "
+                         f"tricks so far){hands}, the unseen cards dealt {plural(rep.single_samples, 'way')} (seed {rep.seed}); "
                          f"? when the card played is worse with {100 * SD_MARK_CONFIDENCE:.0f}% confidence")
         by_trick = {}
         for m in rep.marks:
@@ -234,6 +235,9 @@ def to_text(rep: RecordReport, max_completions: int = 20) -> str:
                                    f"({sd.best:+.2f}): a mistake from what the player saw")
                     elif sd.loss == 0:
                         verdict = "the best a player could choose from what he saw"
+                    elif math.isnan(sd.loss_se):
+                        verdict = (f"loses {sd.loss:.2f} against {best} on the one deal dealt: too few deals "
+                                   f"to call it a mistake")
                     else:
                         verdict = (f"within {sd.loss:.2f} ± {sd.loss_se:.2f} of {best}: no clear mistake from what "
                                    f"the player saw")
@@ -409,8 +413,8 @@ def each_dict(e) -> dict:
 
 def _single(sd) -> dict:
     return {"value": round(sd.value, 6), "best": round(sd.best, 6), "best_cards": [card_str(x) for x in sd.best_cards],
-            "loss": round(sd.loss, 6), "loss_se": round(sd.loss_se, 6),
-            "p_played_better": round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
+            "loss": round(sd.loss, 6), "loss_se": None if math.isnan(sd.loss_se) else round(sd.loss_se, 6),
+            "p_played_better": None if math.isnan(sd.p_played_better) else round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
             "mark": sd.mark}
 
 

@@ -55,7 +55,8 @@ def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: i
                 progress("single-dummy", i * len(deals) + len(mine), len(cards) * len(deals))
         mine, top = np.concatenate(mine), np.concatenate(top)
         d = (top - mine).astype(float)
-        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else 0.0
+        # one deal in all: no spread, so no standard error and no chance (NaN): never a mark
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
         loss = float(d.mean())
         p = 1.0 if loss == 0 else paired_p_better(top, mine)
         sd = SingleDummy(float(mine.mean()), float(np.mean(bests)), tuple(best_cards) or (c,), loss, se, p, samples,

@@ -42,8 +42,8 @@ class SingleDummy:
     best: float           # the highest mean
     best_cards: tuple     # the cards with the highest mean (over several deals: those the card played lost to)
     loss: float           # best - value
-    loss_se: float        # its standard error (paired over the same deals)
-    p_played_better: float  # the chance the card played is really at least as good as the best
+    loss_se: float        # its standard error (paired over the same deals; NaN from one deal)
+    p_played_better: float  # the chance the card played is really at least as good as the best (NaN: one deal)
     samples: int            # deals of the unseen cards, for each deal below
     mark: str = ""        # "?" when the card played is worse with 95% confidence
     deals: int = 1        # the deals whose hand the player held (several when the record does not fix it)
