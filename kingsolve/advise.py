@@ -159,6 +159,13 @@ def _card_order(c: int):
     return (suit_of(c), -rank_of(c))
 
 
+def standard_error(x: np.ndarray) -> float:
+    """The standard error of the mean of ``x`` (sample deviation over √n); NaN
+    under two values, which show no spread."""
+    n = len(x)
+    return float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+
+
 def paired_p_better(a: np.ndarray, b: np.ndarray) -> float:
     """The probability that option ``b`` is really better than ``a`` on average,
     from their paired values over the same n deals: the tail of Student's t
@@ -173,7 +180,7 @@ def paired_p_better(a: np.ndarray, b: np.ndarray) -> float:
     if n < 2:
         return float("nan")
     mean = float(d.mean())
-    se = float(d.std(ddof=1) / math.sqrt(n))
+    se = standard_error(d)
     if se == 0.0:
         return 0.5 if mean == 0 else (0.0 if mean > 0 else 1.0)
     from scipy.special import stdtr    # Student's t distribution function (scipy.stats' own)
@@ -192,7 +199,7 @@ def option_table(values: np.ndarray, names: list) -> pd.DataFrame:
         rows.append({
             "option": name,
             "mean": float(x.mean()) if n else float("nan"),
-            "se": float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"),
+            "se": standard_error(x),
             "p_best": float((x == best).mean()) if n else float("nan"),
             "mean_loss": float((best - x).mean()) if n else float("nan"),
             "min": int(x.min()) if n else None, "median": float(np.median(x)) if n else float("nan"),
@@ -222,7 +229,7 @@ def _rank(df: pd.DataFrame, values: np.ndarray) -> tuple[pd.DataFrame, dict]:
         summary.update({
             "second": df.index[k],
             "margin": float(d.mean()) if len(d) else float("nan"),
-            "margin_se": float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan"),
+            "margin_se": standard_error(d),
             "p_second_better": paired_p_better(a, b),
         })
     return df, summary

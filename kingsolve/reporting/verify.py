@@ -413,9 +413,13 @@ def each_dict(e) -> dict:
 
 def _single(sd) -> dict:
     return {"value": round(sd.value, 6), "best": round(sd.best, 6), "best_cards": [card_str(x) for x in sd.best_cards],
-            "loss": round(sd.loss, 6), "loss_se": None if math.isnan(sd.loss_se) else round(sd.loss_se, 6),
-            "p_played_better": None if math.isnan(sd.p_played_better) else round(sd.p_played_better, 6), "samples": sd.samples, "deals": sd.deals,
-            "mark": sd.mark}
+            "loss": round(sd.loss, 6), "loss_se": _rounded(sd.loss_se), "p_played_better": _rounded(sd.p_played_better),
+            "samples": sd.samples, "deals": sd.deals, "mark": sd.mark}
+
+
+def _rounded(x: float):
+    # NaN (one deal: no spread) is JSON null
+    return None if math.isnan(x) else round(x, 6)
 
 
 def to_json(rep: RecordReport, max_completions: int = 20) -> str:

@@ -2,8 +2,6 @@
 and what the readings say about each unsure card."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..cards import rank_of, suit_of
@@ -31,7 +29,7 @@ def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: i
     every play).  Over several deals, the values and the paired differences
     of all their samples are pooled (as many from each deal).
     ``progress("single-dummy", done, total)`` after each of them."""
-    from ..advise import paired_p_better, play_advice
+    from ..advise import paired_p_better, play_advice, standard_error
     v = setup.variant
     seats, _ = seats_of(setup, cards)
     if progress:
@@ -56,7 +54,7 @@ def single_dummy_marks(setup: Setup, cards, deals: list, marks: list, samples: i
         mine, top = np.concatenate(mine), np.concatenate(top)
         d = (top - mine).astype(float)
         # one deal in all: no spread, so no standard error and no chance (NaN): never a mark
-        se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) > 1 else float("nan")
+        se = standard_error(d)
         loss = float(d.mean())
         p = 1.0 if loss == 0 else paired_p_better(top, mine)
         sd = SingleDummy(float(mine.mean()), float(np.mean(bests)), tuple(best_cards) or (c,), loss, se, p, samples,
